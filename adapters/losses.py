@@ -1,0 +1,49 @@
+"""What a conversion could not carry over intact.
+
+The same ``Loss`` objects feed ``toolcast convert`` output and the editor's feature-loss warnings,
+so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class Action(StrEnum):
+    LOWERED = "lowered"    # rewritten into an equivalent form the target accepts (meaning kept)
+    FOLDED = "folded"      # removed from the schema, stated in the description instead
+    DROPPED = "dropped"    # removed, nothing left of it
+    REJECTED = "rejected"  # toolcast refuses: no output for this target would keep the tool's meaning
+
+
+class Effect(StrEnum):
+    NEUTRAL = "neutral"              # the converted schema accepts exactly the same instances
+    WIDENING = "widening"            # it accepts more (a constraint is no longer enforced)
+    NARROWING = "narrowing"          # it accepts less (valid calls become impossible)
+    UNSATISFIABLE = "unsatisfiable"  # it accepts nothing
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One keyword or value not carried over intact to ``target``.
+
+    ``pointer`` is a JSON pointer into the canonical tool's dict form (``/parameters/properties/x/const``),
+    ``keyword`` the schema keyword or tool field concerned, ``value`` its original value.
+    """
+
+    target: str
+    pointer: str
+    keyword: str
+    value: Any
+    action: Action
+    effect: Effect
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target, "pointer": self.pointer, "keyword": self.keyword,
+            "value": self.value, "action": self.action.value, "effect": self.effect.value,
+            "message": self.message,
+        }
