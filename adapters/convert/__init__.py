@@ -1,0 +1,9 @@
+"""Conversion of canonical tools to every target, driven by the capability profiles."""
+
+from .api import Conversion, ListConversion, convert, convert_all, load_profile, mode_name, sanitize_name
+from .walker import lower
+
+__all__ = [
+    "Conversion", "ListConversion", "convert", "convert_all", "load_profile", "lower", "mode_name",
+    "sanitize_name",
+]

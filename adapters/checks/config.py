@@ -1,0 +1,306 @@
+"""Check configuration: which targets, which rules, what severity, which files are tool files.
+
+Read from ``toolcast.toml`` (top-level keys) or ``[tool.toolcast]`` in ``pyproject.toml``, the nearest one
+found walking up from the checked file; the same keys come from LSP client settings through
+``config_from_mapping``. Unknown keys and bad values become ``ConfigProblem``s (reported as TC7xx
+findings), never silently ignored.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..targets import TARGETS, TargetOptions, TypeCase
+from .findings import Severity
+
+#: Files that count as tool files when a folder is checked (or a client asks).
+DEFAULT_GLOBS: tuple[str, ...] = (
+    "*.tool.json",
+    "*.tools.json",
+    "tools/*.json",
+    "*.tool.jsonc",
+    "*.tools.jsonc",
+    "tools/*.jsonc",
+)
+
+#: Severity names accepted in configuration; ``off`` disables the rule.
+SEVERITY_NAMES: tuple[str, ...] = ("error", "warning", "info", "hint", "off")
+
+CONFIG_FILES: tuple[str, ...] = ("toolcast.toml", "pyproject.toml")
+
+_TOP_KEYS = ("targets", "target_options", "select", "ignore", "severity", "globs")
+_TARGET_OPTION_KEYS = ("enabled", "strict", "gemini_type_case")
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    """A configuration key that is unknown or holds a bad value; ``key`` is dotted
+    (``targets.openai.strict``)."""
+
+    source: str
+    key: str
+    message: str
+    code: str = "TC702"  # TC701 unknown key, TC702 bad value (see ``rules``)
+
+
+def _empty_severities() -> Mapping[str, Severity | None]:
+    return MappingProxyType({})
+
+
+def _empty_options() -> Mapping[str, TargetOptions]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class CheckConfig:
+    """``severities`` maps a code (or prefix) to its severity; ``None`` means the rule is off."""
+
+    targets: tuple[str, ...] = TARGETS
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severities: Mapping[str, Severity | None] = field(default_factory=_empty_severities)
+    globs: tuple[str, ...] = DEFAULT_GLOBS
+    target_options: Mapping[str, TargetOptions] = field(default_factory=_empty_options)
+    source: str | None = None  # the file the configuration came from, if any
+
+    def options_for(self, target: str) -> TargetOptions:
+        return self.target_options.get(target, TargetOptions())
+
+    def is_enabled(self, code: str) -> bool:
+        if self.select and not any(code.startswith(p) for p in self.select):
+            return False
+        if any(code.startswith(p) for p in self.ignore):
+            return False
+        return self.severity_override(code, _UNSET) is not None
+
+    def severity_override(self, code: str, default: Any) -> Any:
+        """The configured severity for ``code`` (longest matching prefix wins), or ``default``."""
+        best: str | None = None
+        for key in self.severities:
+            if code.startswith(key) and (best is None or len(key) > len(best)):
+                best = key
+        return self.severities[best] if best is not None else default
+
+    def cache_key(self) -> tuple[Any, ...]:
+        """A hashable summary, for caches keyed by configuration."""
+        return (
+            self.targets,
+            self.select,
+            self.ignore,
+            tuple(sorted((k, v.value if v else None) for k, v in self.severities.items())),
+            self.globs,
+            tuple(sorted((k, v.strict, v.gemini_type_case) for k, v in self.target_options.items())),
+        )
+
+
+_UNSET = object()
+
+
+def _str_list(value: Any, source: str, key: str, problems: list[ConfigProblem]) -> tuple[str, ...] | None:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problems.append(ConfigProblem(source, key, f"`{key}` must be a list of strings"))
+        return None
+    return tuple(value)
+
+
+def _code_like(value: str) -> bool:
+    """A code or a code prefix: ``TC``, ``TC1``, ``TC10``, ``TC101``."""
+    return value.startswith("TC") and len(value) <= 5 and value[2:].isdigit()
+
+
+def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConfig, list[ConfigProblem]]:
+    """Build a configuration from the keys of ``[tool.toolcast]``; problems are reported, good keys kept."""
+    from .registry import RULES  # late: the registry imports nothing from here, keep it that way
+
+    problems: list[ConfigProblem] = []
+    kwargs: dict[str, Any] = {"source": source}
+    if not isinstance(data, Mapping):
+        return CheckConfig(source=source), [ConfigProblem(source, "", "configuration must be a table")]
+    for key in data:
+        if key not in _TOP_KEYS:
+            problems.append(
+                ConfigProblem(
+                    source, str(key), f"unknown key `{key}`; expected one of: {', '.join(_TOP_KEYS)}", "TC701"
+                )
+            )
+
+    def check_codes(key: str, codes: tuple[str, ...]) -> tuple[str, ...]:
+        good = []
+        for c in codes:
+            if _code_like(c) and (len(c) < 5 or c in RULES):
+                good.append(c)
+            else:
+                problems.append(ConfigProblem(source, key, f"unknown rule code or prefix `{c}` in `{key}`"))
+        return tuple(good)
+
+    targets_value = data.get("targets")
+    options: dict[str, TargetOptions] = {}
+    if targets_value is not None:
+        if isinstance(targets_value, Mapping):
+            # `[tool.toolcast.targets.openai] strict = false`: options per target; every target stays on
+            # unless its table says `enabled = false` (or `openai = false`).
+            disabled: set[str] = set()
+            for name, opts in targets_value.items():
+                if name not in TARGETS:
+                    problems.append(ConfigProblem(source, f"targets.{name}", _unknown_target(name)))
+                    continue
+                enabled, parsed = _target_options(opts, source, f"targets.{name}", problems)
+                if not enabled:
+                    disabled.add(name)
+                if parsed is not None:
+                    options[name] = parsed
+            kwargs["targets"] = tuple(n for n in TARGETS if n not in disabled)
+        else:
+            listed = _str_list(targets_value, source, "targets", problems)
+            if listed is not None:
+                good = []
+                for name in listed:
+                    if name in TARGETS:
+                        good.append(name)
+                    else:
+                        problems.append(ConfigProblem(source, "targets", _unknown_target(name)))
+                kwargs["targets"] = tuple(n for n in TARGETS if n in good)
+    if "target_options" in data:
+        # The LSP settings form: `targets` a list, options in a separate table of the same layout.
+        table = data["target_options"]
+        if not isinstance(table, Mapping):
+            problems.append(ConfigProblem(source, "target_options", "`target_options` must be a table"))
+        else:
+            for name, opts in table.items():
+                if name not in TARGETS:
+                    problems.append(ConfigProblem(source, f"target_options.{name}", _unknown_target(name)))
+                    continue
+                _, parsed = _target_options(opts, source, f"target_options.{name}", problems)
+                if parsed is not None:
+                    options[name] = parsed
+
+    for key in ("select", "ignore"):
+        if key in data:
+            listed = _str_list(data[key], source, key, problems)
+            if listed is not None:
+                kwargs[key] = check_codes(key, listed)
+
+    if "severity" in data:
+        sev = data["severity"]
+        if not isinstance(sev, Mapping):
+            problems.append(ConfigProblem(source, "severity", "`severity` must be a table of CODE = level"))
+        else:
+            severities: dict[str, Severity | None] = {}
+            for code, level in sev.items():
+                if not check_codes(f"severity.{code}", (str(code),)):
+                    continue
+                if not isinstance(level, str) or level.lower() not in SEVERITY_NAMES:
+                    problems.append(
+                        ConfigProblem(
+                            source,
+                            f"severity.{code}",
+                            f"bad severity {level!r}; expected one of: {', '.join(SEVERITY_NAMES)}",
+                        )
+                    )
+                    continue
+                severities[str(code)] = None if level.lower() == "off" else Severity(level.lower())
+            kwargs["severities"] = MappingProxyType(severities)
+
+    if "globs" in data:
+        listed = _str_list(data["globs"], source, "globs", problems)
+        if listed is not None:
+            if not listed:
+                problems.append(ConfigProblem(source, "globs", "`globs` is empty: no file would be checked"))
+            else:
+                kwargs["globs"] = listed
+
+    kwargs["target_options"] = MappingProxyType(options)
+    return CheckConfig(**kwargs), problems
+
+
+def _unknown_target(name: str) -> str:
+    return f"unknown target `{name}`; expected one of: {', '.join(TARGETS)}"
+
+
+def _target_options(
+    opts: Any, source: str, key: str, problems: list[ConfigProblem]
+) -> tuple[bool, TargetOptions | None]:
+    """(enabled, options) for one target's table; ``openai = false`` disables the target."""
+    if isinstance(opts, bool):
+        return opts, None
+    if not isinstance(opts, Mapping):
+        problems.append(ConfigProblem(source, key, f"`{key}` must be a table of options or true/false"))
+        return True, None
+    enabled = True
+    strict: bool | None = None
+    case: TypeCase = "upper"
+    for k, v in opts.items():
+        if k not in _TARGET_OPTION_KEYS:
+            problems.append(
+                ConfigProblem(
+                    source,
+                    f"{key}.{k}",
+                    f"unknown option `{k}`; expected one of: {', '.join(_TARGET_OPTION_KEYS)}",
+                    "TC701",
+                )
+            )
+        elif k in ("strict", "enabled"):
+            if not isinstance(v, bool):
+                problems.append(ConfigProblem(source, f"{key}.{k}", f"`{k}` must be true or false"))
+            elif k == "strict":
+                strict = v
+            else:
+                enabled = v
+        elif not key.endswith(".gemini"):
+            problems.append(
+                ConfigProblem(source, f"{key}.{k}", "`gemini_type_case` applies to the gemini target only")
+            )
+        elif v == "upper" or v == "lower":
+            case = v
+        else:
+            problems.append(
+                ConfigProblem(source, f"{key}.{k}", '`gemini_type_case` must be "upper" or "lower"')
+            )
+    return enabled, TargetOptions(strict=strict, gemini_type_case=case)
+
+
+class ConfigReadError(Exception):
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
+
+
+def find_config_file(start: Path) -> tuple[Path, Mapping[str, Any]] | None:
+    """The nearest ``toolcast.toml``, or ``pyproject.toml`` with a ``[tool.toolcast]`` table, upward from
+    ``start``; returns the file and its parsed document (raises ``tomllib.TOMLDecodeError``/``OSError``)."""
+    here = start if start.is_dir() else start.parent
+    for folder in (here, *here.parents):
+        for name in CONFIG_FILES:
+            candidate = folder / name
+            if not candidate.is_file():
+                continue
+            try:
+                with candidate.open("rb") as fh:
+                    doc = tomllib.load(fh)
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise ConfigReadError(str(candidate), str(exc)) from exc
+            if name == "toolcast.toml":
+                return candidate, doc
+            tool = doc.get("tool")
+            if isinstance(tool, Mapping) and "toolcast" in tool:
+                return candidate, tool["toolcast"]
+    return None
+
+
+def load_config(start: Path) -> tuple[CheckConfig, list[ConfigProblem]]:
+    """Configuration for a file or folder at ``start``; defaults when no configuration file is found."""
+    try:
+        found = find_config_file(start.resolve())
+    except ConfigReadError as exc:
+        return CheckConfig(), [ConfigProblem(exc.path, "", f"cannot read configuration: {exc.reason}")]
+    if found is None:
+        return CheckConfig(), []
+    path, data = found
+    return config_from_mapping(data, str(path))

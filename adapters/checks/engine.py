@@ -1,0 +1,494 @@
+"""``check_document``: parse once, find the tools, run every rule, place each finding on its span,
+attach the tool, apply the configuration and sort by position.
+
+Range conventions follow vscode-json-languageservice: a missing member is reported on its parent's
+key (or the parent's ``{`` when the parent has no key), a wrong value on the value, an unwanted member
+on its key, a feature loss on the lost keyword's key."""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .. import pointer as jp
+from ..targets import DISPLAY_NAMES
+from .api import DocumentReport, ToolSummary
+from .config import CheckConfig, ConfigProblem
+from .edits import Renderer
+from .findings import Finding, Fix, Related, Severity, TextEdit
+from .registry import RULES
+from .schema_walk import MAX_DEPTH
+from .tool_checks import Raw, ToolFacts, check_tool
+
+#: Larger documents are not parsed (TC003); editors and CI get a finding instead of a stall.
+MAX_TEXT = 10_000_000
+_ANTHROPIC_STRICT_TOOLS, _ANTHROPIC_OPTIONAL, _ANTHROPIC_UNIONS = 20, 24, 16
+
+
+class DocView:
+    """Span look-ups on the parsed document that never raise: None when a pointer is absent."""
+
+    def __init__(self, text: str, parsed: Any) -> None:
+        self.text = text
+        self.parsed = parsed
+
+    def span(self, pointer: str, part: str = "value") -> tuple[int, int] | None:
+        try:
+            s = self.parsed.span(pointer, part)
+        except (KeyError, ValueError, IndexError, LookupError):
+            return None
+        if s is None:
+            return None
+        if hasattr(s, "start"):
+            return (int(s.start), int(s.end))
+        return (int(s[0]), int(s[1]))
+
+    def place(self, pointer: str, place: str) -> tuple[str, tuple[int, int]]:
+        """(pointer actually used, span) for a finding about ``pointer``."""
+        if place == "missing":
+            parent = _parent(pointer)
+            return self._on_container(parent)
+        if place == "key":
+            s = self.span(pointer, "key") or self.span(pointer, "value")
+        else:
+            s = self.span(pointer, "value")
+        if s is not None:
+            return pointer, s
+        # Absent (recovered value differs from the text): fall back to the nearest ancestor.
+        parts = jp.parts(pointer)
+        while parts:
+            parts.pop()
+            ptr = jp.from_parts(parts)
+            s = self.span(ptr, "key") or self.span(ptr, "value")
+            if s is not None:
+                return ptr, s
+        return "", (0, min(1, len(self.text)))
+
+    def _on_container(self, pointer: str) -> tuple[str, tuple[int, int]]:
+        key = self.span(pointer, "key")
+        if key is not None:
+            return pointer, key
+        value = self.span(pointer, "value")
+        if value is not None:
+            return pointer, (value[0], min(value[0] + 1, value[1]))
+        return self.place(pointer, "value")
+
+
+def _parent(pointer: str) -> str:
+    parts = jp.parts(pointer)
+    return jp.from_parts(parts[:-1])
+
+
+_TOOL_KEYS = ("name", "description", "parameters", "input_schema", "inputSchema", "function", "toolSpec")
+
+
+def _toolish(value: Any) -> bool:
+    return isinstance(value, dict) and any(k in value for k in _TOOL_KEYS)
+
+
+def _is_toolcast_schema(value: Any) -> bool:
+    schema = value.get("$schema") if isinstance(value, dict) else None
+    return isinstance(schema, str) and "toolcast" in schema and schema.endswith("tool.schema.json")
+
+
+def run_document(text: str, *, path: str | None, config: CheckConfig) -> DocumentReport:
+    raws: list[Raw] = []
+    base_dir = _workspace(path, config)
+    if len(text) > MAX_TEXT:
+        raws.append(
+            Raw(
+                "TC003",
+                f"document is {len(text):,} characters; toolcast checks at most {MAX_TEXT:,}",
+                "",
+                "value",
+            )
+        )
+        return DocumentReport(tuple(_finish(text, None, raws, config)), (), False)
+
+    from ..document import parse  # type: ignore[attr-defined,unused-ignore]
+    from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
+
+    parsed = parse(text)
+    view = DocView(text, parsed)
+    syntax: list[Finding] = []
+    for err in getattr(parsed, "errors", ()):
+        syntax.append(_syntax_finding(err, text))
+    for dup in getattr(parsed, "duplicate_keys", ()):
+        raws.append(_duplicate_key(dup))
+
+    value = getattr(parsed, "value", None)
+    found = list(iter_tool_objects(value)) if value is not None else []
+    # Half-typed tools (no recognisable shape yet) are still checked when they hold a tool field, so
+    # that "name missing" is reported instead of "not a tool file".
+    objects = [o for o in found if getattr(o, "shape", None) is not None or _toolish(o.value)]
+    is_tool_file = any(getattr(o, "shape", None) is not None for o in found) or _is_toolcast_schema(value)
+    if value is not None and not objects and not is_tool_file and not syntax:
+        raws.append(
+            Raw(
+                "TC004",
+                "no tool definition found (expected a tool, a list of tools, "
+                '{"tools": [...]} or a provider\'s tool shape)',
+                "",
+                "value",
+            )
+        )
+
+    tools: list[ToolSummary] = []
+    facts: list[tuple[Any, ToolFacts]] = []
+    per_tool: list[Finding] = []
+    renderer = Renderer(text, view.span, value)
+    layout = (renderer.unit, renderer.newline)
+    for obj in objects:
+        tool_ptr: str = obj.pointer
+        fields = {k: _relative(v, tool_ptr) for k, v in dict(getattr(obj, "field_pointers", {})).items()}
+        tspan = view.span(tool_ptr, "value") or (0, 0)
+        source = text[tspan[0] : tspan[1]]
+        key = (
+            source,
+            renderer.line_indent(tspan[0]),
+            tool_ptr,
+            obj.index,
+            obj.shape,
+            tuple(sorted(fields.items())),
+            config.cache_key(),
+            base_dir,
+            layout,
+        )
+        placed = _placed_get(key)
+        if placed is None:
+            result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source)
+            owner = (obj.index, result.facts.name)
+            rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
+            found_here = _finish(text, view, rebased, config, value, renderer=renderer)
+            placed = _Placed(tspan[0], tuple(found_here), result.facts)
+            _placed_put(key, placed)
+        per_tool.extend(placed.at(tspan[0]))
+        facts.append((obj, placed.facts))
+        name_ptr = tool_ptr + fields.get("name", "/name")
+        tools.append(
+            ToolSummary(
+                obj.index,
+                placed.facts.name,
+                tool_ptr,
+                tspan,
+                view.span(name_ptr, "value") if placed.facts.name is not None else None,
+                obj.shape,
+            )
+        )
+    raws.extend(_document_checks(facts, config))
+    owners = {t.pointer: (t.index, t.name) for t in tools}
+    findings = _finish(text, view, raws, config, value, owners, renderer=renderer)
+    findings = _sorted(syntax_filter(syntax, config) + per_tool + findings)
+    return DocumentReport(tuple(findings), tuple(tools), is_tool_file)
+
+
+class _Placed:
+    """One tool's findings as placed when its text started at ``start``; reused (shifted when the tool
+    moved) while the tool's text, pointer and configuration are unchanged, so an edit re-places only
+    the tool it touched."""
+
+    __slots__ = ("facts", "findings", "start")
+
+    def __init__(self, start: int, findings: tuple[Finding, ...], facts: ToolFacts) -> None:
+        self.start, self.findings, self.facts = start, findings, facts
+
+    def at(self, start: int) -> tuple[Finding, ...]:
+        delta = start - self.start
+        if delta == 0:
+            return self.findings
+        moved = tuple(_shift(f, delta) for f in self.findings)
+        self.start, self.findings = start, moved
+        return moved
+
+
+def _shift(f: Finding, delta: int) -> Finding:
+    def edits(fix: Fix) -> Fix:
+        return Fix(fix.title, tuple(TextEdit(e.start + delta, e.end + delta, e.new_text) for e in fix.edits))
+
+    return replace(
+        f,
+        span=(f.span[0] + delta, f.span[1] + delta),
+        fix=edits(f.fix) if f.fix else None,
+        fixes=tuple(edits(x) for x in f.fixes),
+        related=tuple(
+            replace(r, span=(r.span[0] + delta, r.span[1] + delta)) if r.span and r.path is None else r
+            for r in f.related
+        ),
+    )
+
+
+_PLACED: OrderedDict[tuple[Any, ...], _Placed] = OrderedDict()
+_PLACED_SIZE = 20_000
+
+
+def _placed_get(key: tuple[Any, ...]) -> _Placed | None:
+    hit = _PLACED.get(key)
+    if hit is not None:
+        _PLACED.move_to_end(key)
+    return hit
+
+
+def _placed_put(key: tuple[Any, ...], placed: _Placed) -> None:
+    _PLACED[key] = placed
+    if len(_PLACED) > _PLACED_SIZE:
+        _PLACED.popitem(last=False)
+
+
+def syntax_filter(findings: list[Finding], config: CheckConfig) -> list[Finding]:
+    return [f for f in (_configure(f, config) for f in findings) if f is not None]
+
+
+def _workspace(path: str | None, config: CheckConfig) -> str | None:
+    """Where `$ref`s to files may point: the configuration's folder, else the document's folder."""
+    if config.source:
+        return os.path.dirname(os.path.abspath(config.source))
+    if path:
+        return os.path.dirname(os.path.abspath(path))
+    return None
+
+
+def _relative(pointer: str, base: str) -> str:
+    return pointer[len(base) :] if jp.is_prefix(base, pointer) else pointer
+
+
+def _syntax_finding(err: Any, text: str) -> Finding:
+    start = int(getattr(err, "start", getattr(err, "offset", 0)) or 0)
+    end = int(getattr(err, "end", start) or start)
+    if end <= start:
+        end = min(start + 1, len(text)) if start < len(text) else start
+    message = str(getattr(err, "message", err))
+    rule = RULES["TC001"]
+    return Finding("TC001", rule.severity, message, getattr(err, "pointer", "") or "", (start, end))
+
+
+def _duplicate_key(dup: Any) -> Raw:
+    pointer = str(getattr(dup, "pointer", dup[0] if isinstance(dup, tuple) else ""))
+    key = jp.parts(pointer)[-1] if pointer else ""
+    first = getattr(dup, "first", None)
+    data: dict[str, Any] = {}
+    span = getattr(dup, "span", None) or getattr(dup, "key_span", None)
+    if span is not None:
+        data["span"] = (int(span[0]), int(span[1]))
+    if first is not None:
+        data["first"] = first
+    return Raw("TC002", f"duplicate key `{key}`; only the last value counts", pointer, "key", data=data)
+
+
+def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) -> list[Raw]:
+    raws: list[Raw] = []
+    first_by_name: dict[str, str] = {}
+    for obj, f in facts:
+        if f.name is None:
+            continue
+        name_ptr = obj.pointer + _relative(
+            dict(getattr(obj, "field_pointers", {})).get("name", obj.pointer + "/name"), obj.pointer
+        )
+        if f.name in first_by_name:
+            raws.append(
+                Raw(
+                    "TC201",
+                    f"duplicate tool name {f.name!r}",
+                    name_ptr,
+                    related=((first_by_name[f.name], "first defined here"),),
+                )
+            )
+        else:
+            first_by_name[f.name] = name_ptr
+    # Collisions after a target's sanitising (different names, one target name), one finding per
+    # colliding tool listing every target where it collides.
+    collisions: dict[tuple[str, str], tuple[str, str, str, list[str]]] = {}
+    for target in config.targets:
+        seen: dict[str, tuple[str, str]] = {}
+        for obj, f in facts:
+            tname = f.target_names.get(target)
+            if f.name is None or tname is None:
+                continue
+            name_ptr = obj.pointer + _relative(
+                dict(getattr(obj, "field_pointers", {})).get("name", obj.pointer + "/name"), obj.pointer
+            )
+            if tname in seen and seen[tname][0] != f.name:
+                other, other_ptr = seen[tname]
+                entry = collisions.setdefault((name_ptr, other_ptr), (f.name, other, tname, []))
+                entry[3].append(target)
+            else:
+                seen.setdefault(tname, (f.name, name_ptr))
+    for (name_ptr, other_ptr), (name, other, tname, targets) in collisions.items():
+        who = ", ".join(DISPLAY_NAMES.get(t, t) for t in targets)
+        raws.append(
+            Raw(
+                "TC205",
+                f"{name!r} and {other!r} both become {tname!r} for {who}",
+                name_ptr,
+                target=targets[0],
+                data={"targets": targets, "sanitised": tname},
+                related=((other_ptr, f"{other!r} also becomes {tname!r}"),),
+            )
+        )
+    # Request-level budgets: the tools of one file are sent together.
+    if "anthropic" in config.targets:
+        strict_tools = optional = unions = 0
+        for obj, f in facts:
+            if not f.anthropic_strict:
+                continue
+            strict_tools += 1
+            params_ptr = dict(getattr(obj, "field_pointers", {})).get(
+                "parameters", obj.pointer + "/parameters"
+            )
+            if strict_tools == _ANTHROPIC_STRICT_TOOLS + 1:
+                raws.append(
+                    Raw(
+                        "TC605",
+                        f"Anthropic strict: more than {_ANTHROPIC_STRICT_TOOLS} strict tools in one request",
+                        obj.pointer,
+                        "value",
+                        target="anthropic",
+                    )
+                )
+            before_o, before_u = optional, unions
+            optional += f.optional_params
+            unions += f.union_params
+            if before_o <= _ANTHROPIC_OPTIONAL < optional:
+                raws.append(
+                    Raw(
+                        "TC606",
+                        f"Anthropic strict: {optional} optional parameters so far across strict "
+                        f"tools (at most {_ANTHROPIC_OPTIONAL} per request)",
+                        params_ptr,
+                        "key",
+                        target="anthropic",
+                    )
+                )
+            if before_u <= _ANTHROPIC_UNIONS < unions:
+                raws.append(
+                    Raw(
+                        "TC607",
+                        f"Anthropic strict: {unions} union-typed parameters so far across strict "
+                        f"tools (at most {_ANTHROPIC_UNIONS} per request)",
+                        params_ptr,
+                        "key",
+                        target="anthropic",
+                    )
+                )
+    from .target_rules import MAX_FUNCTIONS
+
+    for target, limit in MAX_FUNCTIONS.items():
+        if target in config.targets and len(facts) > limit:
+            obj = facts[limit][0]
+            raws.append(
+                Raw(
+                    "TC608",
+                    f"{DISPLAY_NAMES.get(target, target)}: {len(facts)} function declarations "
+                    f"(at most {limit} per request)",
+                    obj.pointer,
+                    "value",
+                    target=target,
+                )
+            )
+            break
+    return raws
+
+
+def _finish(
+    text: str,
+    view: DocView | None,
+    raws: Sequence[Raw],
+    config: CheckConfig,
+    value: Any = None,
+    tools: Mapping[str, tuple[int, str | None]] | None = None,
+    renderer: Renderer | None = None,
+) -> list[Finding]:
+    """Place, attribute (to the nearest enclosing tool), render fixes, configure."""
+    if renderer is None and view is not None:
+        renderer = Renderer(text, view.span, value)
+    tools = tools or {}
+    out: list[Finding] = []
+    for raw in raws:
+        rule = RULES[raw.code]
+        if not config.is_enabled(raw.code):
+            continue
+        if view is None:
+            pointer, span = raw.pointer, (0, min(1, len(text)))
+        elif raw.code == "TC002" and "span" in raw.data:
+            pointer, span = raw.pointer, raw.data["span"]
+        else:
+            pointer, span = view.place(raw.pointer, raw.place)
+        fixes: list[Fix] = []
+        if renderer is not None:
+            for spec in raw.fixes:
+                fx = renderer.fix(spec)
+                if fx is not None:
+                    fixes.append(fx)
+        related = tuple(Related(None, p, m, view.span(p, "value") if view else None) for p, m in raw.related)
+        index = name = None
+        if raw.tool is not None:
+            index, name = raw.tool
+        elif raw.code not in ("TC004", "TC003") and tools:
+            parts = jp.parts(raw.pointer)
+            while True:  # nearest enclosing tool: O(depth), not O(tools)
+                hit = tools.get(jp.from_parts(parts))
+                if hit is not None:
+                    index, name = hit
+                    break
+                if not parts:
+                    break
+                parts.pop()
+        data = dict(raw.data)
+        data.setdefault("rule", rule.name)
+        finding = Finding(
+            raw.code,
+            rule.severity,
+            raw.message,
+            raw.pointer if raw.place == "missing" else pointer,
+            span,
+            raw.target,
+            index,
+            name,
+            fixes[0] if fixes else None,
+            tuple(fixes[1:]),
+            related,
+            data,
+        )
+        configured = _configure(finding, config)
+        if configured is not None:
+            out.append(configured)
+    return out
+
+
+def _configure(f: Finding, config: CheckConfig) -> Finding | None:
+    if not config.is_enabled(f.code):
+        return None
+    sev = config.severity_override(f.code, f.severity)
+    if sev is None:
+        return None
+    if sev != f.severity:
+        return replace(f, severity=Severity(sev))
+    return f
+
+
+def _sorted(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.span[0], f.span[1], f.code, f.target or ""))
+
+
+def config_findings(problems: Sequence[ConfigProblem]) -> list[Finding]:
+    """TC7xx findings for configuration problems (placed at the start of the checked document; the
+    ``data`` says which configuration file and key)."""
+    out = []
+    for p in problems:
+        rule = RULES.get(p.code, RULES["TC702"])
+        out.append(
+            Finding(
+                rule.code,
+                rule.severity,
+                f"{p.source}: {p.message}",
+                "",
+                (0, 0),
+                data={"source": p.source, "key": p.key, "rule": rule.name},
+            )
+        )
+    return out
+
+
+__all__ = ["MAX_DEPTH", "DocView", "config_findings", "run_document"]

@@ -1,0 +1,169 @@
+"""Output formats of ``toolcast check``: human, JSON, SARIF 2.1.0 and GitHub workflow annotations.
+Positions are 1-based lines and code-point columns."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .findings import Finding, Severity
+from .registry import RULES, rule_url
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding with its file and 1-based start/end positions (end is exclusive, as in LSP)."""
+
+    path: str
+    finding: Finding
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    line_text: str = ""
+
+
+def record(item: Located) -> dict[str, Any]:
+    f = item.finding
+    return {
+        "path": item.path,
+        "line": item.line,
+        "column": item.column,
+        "end_line": item.end_line,
+        "end_column": item.end_column,
+        "code": f.code,
+        "severity": f.severity.value,
+        "message": f.message,
+        "pointer": f.pointer,
+        "target": f.target,
+        "tool_index": f.tool_index,
+        "tool_name": f.tool_name,
+        "rule": RULES[f.code].name if f.code in RULES else None,
+        "fix": f.fix.to_dict() if f.fix else None,
+        "fixes": [x.to_dict() for x in f.all_fixes()],
+        "related": [
+            {"path": r.path or item.path, "pointer": r.pointer, "message": r.message} for r in f.related
+        ],
+    }
+
+
+def as_json(items: Sequence[Located]) -> str:
+    return json.dumps([record(i) for i in items], ensure_ascii=False, indent=2)
+
+
+def as_human(items: Sequence[Located], color: bool = False) -> str:
+    out: list[str] = []
+    sev_color = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36", Severity.HINT: "2"}
+    for i in items:
+        f = i.finding
+        code = f"\x1b[{sev_color[f.severity]}m{f.code}\x1b[0m" if color else f.code
+        where = f" [{f.tool_name}]" if f.tool_name else ""
+        out.append(f"{i.path}:{i.line}:{i.column}: {code} {f.message}{where}")
+        if i.line_text:
+            text = i.line_text.replace("\t", " ")
+            width = (i.end_column - i.column) if i.end_line == i.line else len(text) - i.column + 1
+            out.append(f"    {text}")
+            out.append("    " + " " * (i.column - 1) + "^" * max(1, width))
+        for fx in f.all_fixes():
+            out.append(f"    fix available: {fx.title}")
+    return "\n".join(out)
+
+
+def _level(sev: Severity) -> str:
+    return {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(sev, "note")
+
+
+def as_sarif(items: Sequence[Located], version: str) -> str:
+    rules = [
+        {
+            "id": r.code,
+            "name": r.name,
+            "shortDescription": {"text": r.summary},
+            "fullDescription": {"text": r.doc},
+            "helpUri": rule_url(r.code),
+            "help": {"text": r.doc, "markdown": r.doc},
+            "defaultConfiguration": {"level": _level(r.severity)},
+        }
+        for r in RULES.values()
+    ]
+    index = {code: n for n, code in enumerate(RULES)}
+    results = []
+    for i in items:
+        f = i.finding
+        result: dict[str, Any] = {
+            "ruleId": f.code,
+            "ruleIndex": index.get(f.code, 0),
+            "level": _level(f.severity),
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": i.path},
+                        "region": {
+                            "startLine": i.line,
+                            "startColumn": i.column,
+                            "endLine": i.end_line,
+                            "endColumn": i.end_column,
+                        },
+                    }
+                }
+            ],
+            "properties": {
+                "pointer": f.pointer,
+                "target": f.target,
+                "toolIndex": f.tool_index,
+                "toolName": f.tool_name,
+            },
+        }
+        if f.related:
+            result["relatedLocations"] = [
+                {
+                    "id": n,
+                    "message": {"text": r.message},
+                    "physicalLocation": {"artifactLocation": {"uri": r.path or i.path}},
+                }
+                for n, r in enumerate(f.related)
+            ]
+        results.append(result)
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "toolcast",
+                        "version": version,
+                        "informationUri": "https://github.com/toolcast/toolcast",
+                        "rules": rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def as_github(items: Sequence[Located]) -> str:
+    kind = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+    lines = []
+    for i in items:
+        f = i.finding
+        lines.append(
+            f"::{kind.get(f.severity, 'notice')} file={_gh_escape(i.path, True)},"
+            f"line={i.line},col={i.column},"
+            f"endLine={i.end_line},endColumn={i.end_column},title={_gh_escape(f.code, True)}::"
+            f"{_gh_escape(f.code + ' ' + f.message)}"
+        )
+    return "\n".join(lines)

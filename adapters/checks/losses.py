@@ -1,0 +1,148 @@
+"""Feature-loss findings (TC5xx): exactly the ``Loss`` objects ``convert()`` reports for each configured
+target (the same call ``toolcast convert`` makes), placed on the lost keyword in the document."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .. import pointer as jp
+from ..errors import ToolcastError
+from ..losses import Action, Effect, Loss
+from ..targets import DISPLAY_NAMES
+from .config import CheckConfig
+from .edits import FixSpec, Op
+
+_EFFECT_CODES = {
+    Effect.NEUTRAL: "TC501",
+    Effect.WIDENING: "TC502",
+    Effect.NARROWING: "TC503",
+    Effect.UNSATISFIABLE: "TC504",
+}
+
+
+def loss_code(loss: Loss) -> str:
+    """Codes by effect, so narrowing/unsatisfiable/rejected losses can be louder than neutral ones."""
+    if loss.action == Action.REJECTED:
+        return "TC505"
+    return _EFFECT_CODES.get(loss.effect, "TC502")
+
+
+def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tuple[Any, Any]]:
+    """[(LoadedTool, Conversion)] for every configured target; empty when the tool does not load
+    (discovery findings already say why)."""
+    try:
+        from ..convert import convert  # type: ignore[attr-defined,unused-ignore]
+        from ..loading import load_tools  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return []
+    try:
+        loaded = load_tools(value, shape if shape not in (None, "canonical") else None)
+    except (ToolcastError, ValueError, TypeError, KeyError):
+        return []
+    out = []
+    for lt in loaded[:1]:
+        for target in config.targets:
+            try:
+                out.append((lt, convert(lt.tool, target, config.options_for(target))))
+            except ToolcastError:
+                continue
+    return out
+
+
+def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[Any]:
+    from .tool_checks import Raw
+
+    raws: list[Raw] = []
+    for lt, conv in conversions(value, shape, config):
+        for loss in conv.losses:
+            try:
+                ptr = lt.doc_pointer(loss.pointer)
+            except Exception:
+                ptr = ""
+            ptr = _existing(value, ptr)
+            label = DISPLAY_NAMES.get(loss.target, loss.target)
+            raws.append(
+                Raw(
+                    loss_code(loss),
+                    f"{label}: {loss.message} ({loss.action.value}, {loss.effect.value})",
+                    ptr,
+                    "key",
+                    target=loss.target,
+                    fixes=_fixes(value, ptr, loss),
+                    data={"loss": loss.to_dict()},
+                )
+            )
+    return raws
+
+
+def _existing(value: Any, ptr: str) -> str:
+    """The pointer itself, or its nearest ancestor present in the tool object."""
+    sentinel = object()
+    parts = jp.parts(ptr) if ptr.startswith("/") or ptr == "" else []
+    while parts and jp.resolve(value, jp.from_parts(parts), sentinel) is sentinel:
+        parts.pop()
+    return jp.from_parts(parts)
+
+
+def _fixes(value: Any, ptr: str, loss: Loss) -> tuple[FixSpec, ...]:
+    parts = jp.parts(ptr)
+    parent = jp.from_parts(parts[:-1])
+    node = jp.resolve(value, parent, None)
+    if (
+        loss.keyword == "const"
+        and parts
+        and parts[-1] == "const"
+        and isinstance(node, dict)
+        and "enum" not in node
+    ):
+        return (
+            FixSpec(
+                "Replace `const` with a one-value `enum`", (Op("rename", ptr, [node["const"]], key="enum"),)
+            ),
+        )
+    if loss.keyword == "$ref" and parts and parts[-1] == "$ref" and isinstance(node, dict):
+        inlined = _inline(value, parent, node)
+        if inlined is not None:
+            return (FixSpec("Inline the referenced schema", (Op("replace", parent, inlined),)),)
+    if loss.effect == Effect.NARROWING and loss.target.startswith("openai"):
+        target = jp.resolve(value, ptr, None)
+        if len(parts) >= 2 and parts[-2] == "properties" and isinstance(target, dict):
+            t = target.get("type")
+            if isinstance(t, str) and t != "null":
+                return (
+                    FixSpec(
+                        f"Make `{parts[-1]}` nullable", (Op("replace", jp.join(ptr, "type"), [t, "null"]),)
+                    ),
+                )
+            if isinstance(t, list) and "null" not in t:
+                return (
+                    FixSpec(
+                        f"Make `{parts[-1]}` nullable", (Op("replace", jp.join(ptr, "type"), [*t, "null"]),)
+                    ),
+                )
+    return ()
+
+
+def _inline(value: Any, at: str, node: dict[str, Any]) -> dict[str, Any] | None:
+    """``node`` with its local ``$ref`` replaced by the referenced schema (siblings kept, they win);
+    None for remote or recursive references."""
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    # Local refs are relative to the parameters/returns root: find it among the ancestors of `at`.
+    parts = jp.parts(at)
+    for cut in range(len(parts), -1, -1):
+        root = jp.resolve(value, jp.from_parts(parts[:cut]), None)
+        if not isinstance(root, dict) or cut == 0:
+            continue
+        try:
+            target = jp.resolve(root, ref[1:], None) if ref != "#" else root
+        except ValueError:
+            target = None
+        if isinstance(target, dict) and ("$defs" in root or "definitions" in root or ref == "#"):
+            if json.dumps(target).find(json.dumps(ref)) >= 0 or target is node:
+                return None  # recursive: inlining would not terminate
+            merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+            return merged
+    return None

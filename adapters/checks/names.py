@@ -1,0 +1,58 @@
+"""Registration checks across files: a tool name defined in more than one file (TC202)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .api import DocumentReport, ToolSummary
+from .config import CheckConfig
+from .findings import Finding, Related
+from .registry import RULES
+
+
+def names_across(
+    reports: Mapping[str, DocumentReport], config: CheckConfig
+) -> dict[str, tuple[Finding, ...]]:
+    """path -> TC202 findings; each finding's ``related`` lists the other files' definitions."""
+    out: dict[str, list[Finding]] = {path: [] for path in reports}
+    if not config.is_enabled("TC202"):
+        return {p: () for p in reports}
+    by_name: dict[str, list[tuple[str, ToolSummary]]] = {}
+    for path in sorted(reports):
+        for tool in reports[path].tools:
+            if tool.name is not None:
+                by_name.setdefault(tool.name, []).append((path, tool))
+    rule = RULES["TC202"]
+    severity = config.severity_override("TC202", rule.severity)
+    for name, places in by_name.items():
+        paths = {p for p, _ in places}
+        if len(paths) < 2:
+            continue
+        for path, tool in places:
+            others = tuple(
+                Related(
+                    p,
+                    t.pointer + "/name" if t.name_span is None else t.pointer,
+                    f"{name!r} is also defined here",
+                    t.name_span,
+                )
+                for p, t in places
+                if p != path
+            )
+            span = tool.name_span or (tool.span[0], tool.span[0] + 1)
+            out[path].append(
+                Finding(
+                    "TC202",
+                    severity,
+                    f"tool name {name!r} is also defined in "
+                    + ", ".join(sorted({r.path or "" for r in others})),
+                    tool.pointer,
+                    span,
+                    None,
+                    tool.index,
+                    tool.name,
+                    related=others,
+                    data={"rule": rule.name},
+                )
+            )
+    return {p: tuple(sorted(fs, key=lambda f: f.span)) for p, fs in out.items()}

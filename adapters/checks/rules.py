@@ -1,0 +1,494 @@
+"""Every rule toolcast checks, by family. The registry (``registry.RULES``) is filled by importing this
+module; ``docs/rules.md``, ``toolcast explain`` and SARIF metadata are generated from it.
+
+Families: TC0xx file and syntax · TC1xx discovery (seed 000) · TC2xx registration and names ·
+TC3xx JSON Schema validity · TC4xx legacy parameter map · TC5xx feature loss per target ·
+TC6xx provider limits · TC7xx configuration · TC8xx reserved for request files (messages).
+"""
+
+from __future__ import annotations
+
+from .findings import Severity
+from .registry import Rule, register
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
+
+FAMILIES: dict[str, str] = {
+    "TC0": "File and syntax",
+    "TC1": "Discovery (seed 000): the fields every tool needs",
+    "TC2": "Registration: tool names",
+    "TC3": "JSON Schema validity",
+    "TC4": "Legacy parameter map",
+    "TC5": "Feature loss per target",
+    "TC6": "Provider limits",
+    "TC7": "Configuration",
+    "TC8": "Request files (reserved for the messages checks)",
+}
+
+
+def _rule(
+    code: str, name: str, severity: Severity, summary: str, why: str, bad: str, good: str, fix: bool = False
+) -> Rule:
+    doc = f"{why.strip()}\n\nBad:\n\n```json\n{bad.strip()}\n```\n\nFixed:\n\n```json\n{good.strip()}\n```\n"
+    return register(Rule(code, name, severity, summary, doc, fix))
+
+
+_OK = (
+    '{"name": "get_weather", "description": "Current weather.", "parameters": {"type": "object", '
+    '"properties": {"city": {"type": "string"}}, "required": ["city"]}}'
+)
+
+# --- TC0xx: file and syntax -------------------------------------------------------------------------
+_rule(
+    "TC001",
+    "invalid-json",
+    E,
+    "The file is not valid JSON (or JSONC).",
+    "The parser recovers what it can so that the other checks still run, but no provider accepts a "
+    "tool definition that does not parse. Comments and trailing commas are accepted in `.jsonc` files "
+    "only.",
+    '{"name": "get_weather" "description": "Current weather."}',
+    '{"name": "get_weather", "description": "Current weather."}',
+)
+_rule(
+    "TC002",
+    "duplicate-key",
+    W,
+    "An object has the same key twice; only the last one counts.",
+    "JSON parsers keep the last value of a repeated key, so the first one is silently ignored.",
+    '{"name": "a", "name": "b"}',
+    '{"name": "b"}',
+)
+_rule(
+    "TC003",
+    "document-too-large",
+    W,
+    "The document exceeds toolcast's size or nesting limits; part of it was not checked.",
+    "Hostile or generated schemas can be huge. toolcast checks at most 10 MB of text, 256 levels of "
+    "nesting and 100,000 schema nodes per tool, and says so instead of silently skipping the rest.",
+    '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"properties": {"a": "... 300 levels"}}}}}',
+    '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}',
+)
+_rule(
+    "TC004",
+    "not-a-tool-file",
+    W,
+    "The document does not contain any recognisable tool definition.",
+    'A file matched by the tool-file globs should hold one tool, a list of tools, `{"tools": [...]}` or '
+    "one of the provider shapes toolcast reads (OpenAI, Anthropic, Gemini, Mistral, MCP, Bedrock, the "
+    "legacy parameter map).",
+    '{"tool": "get_weather"}',
+    _OK,
+)
+
+# --- TC1xx: discovery (seed 000) ------------------------------------------------------------------
+_rule(
+    "TC101",
+    "name-missing",
+    E,
+    "The tool has no `name`.",
+    "Every provider identifies a tool by its name; a tool without one is skipped at discovery.",
+    '{"description": "Current weather.", "parameters": {"type": "object", "properties": {}}}',
+    '{"name": "get_weather", "description": "Current weather.", "parameters": {"type": "object", "properties": {}}}',
+)
+_rule(
+    "TC102",
+    "name-not-string",
+    E,
+    "The tool's `name` is not a string.",
+    "Names must be strings.",
+    '{"name": 42}',
+    '{"name": "get_weather"}',
+)
+_rule(
+    "TC103",
+    "description-missing",
+    E,
+    "The tool has no `description`.",
+    "The description is what the model reads to decide when to call the tool; seed 000 skips tools "
+    "without one.",
+    '{"name": "get_weather", "parameters": {"type": "object", "properties": {}}}',
+    '{"name": "get_weather", "description": "Current weather for a city.", "parameters": {"type": "object", "properties": {}}}',  # noqa: E501
+)
+_rule(
+    "TC104",
+    "description-not-string",
+    E,
+    "The tool's `description` is not a string.",
+    "Descriptions must be strings.",
+    '{"name": "t", "description": ["a", "b"]}',
+    '{"name": "t", "description": "a b"}',
+)
+_rule(
+    "TC105",
+    "parameters-missing",
+    E,
+    "The tool has no `parameters` schema.",
+    "Seed 000 requires a parameters object; tools without arguments use an empty object schema.",
+    '{"name": "ping", "description": "Ping."}',
+    '{"name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}}',
+    fix=True,
+)
+_rule(
+    "TC106",
+    "parameters-not-object",
+    E,
+    "`parameters` is not a JSON object.",
+    "The parameters schema must be an object schema.",
+    '{"name": "t", "parameters": []}',
+    '{"name": "t", "parameters": {"type": "object", "properties": {}}}',
+)
+_rule(
+    "TC107",
+    "parameters-type-not-object",
+    E,
+    '`parameters.type` is missing or not "object".',
+    "Every provider requires the root of the parameters schema to describe an object.",
+    '{"name": "t", "parameters": {"properties": {"a": {"type": "string"}}}}',
+    '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}',
+    fix=True,
+)
+_rule(
+    "TC108",
+    "properties-missing",
+    E,
+    "`parameters.properties` is missing.",
+    "Seed 000 requires `properties`; OpenAI strict and Gemini reject object schemas without it.",
+    '{"name": "t", "parameters": {"type": "object"}}',
+    '{"name": "t", "parameters": {"type": "object", "properties": {}}}',
+    fix=True,
+)
+_rule(
+    "TC109",
+    "property-type-missing",
+    W,
+    "A parameter has no `type` (and no `$ref`, `enum`, `const` or composition that would give it one).",
+    "Without a type the model may send anything; several providers reject untyped properties.",
+    '{"type": "object", "properties": {"city": {"description": "City name"}}}',
+    '{"type": "object", "properties": {"city": {"type": "string", "description": "City name"}}}',
+)
+_rule(
+    "TC110",
+    "property-type-invalid",
+    E,
+    "A parameter's `type` is not a JSON Schema type name.",
+    "Valid types are `string`, `number`, `integer`, `boolean`, `object`, `array` and `null` (or a list "
+    "of them). A misspelt type (`str`, `int`, `float`) is rejected by every provider.",
+    '{"type": "object", "properties": {"count": {"type": "int"}}}',
+    '{"type": "object", "properties": {"count": {"type": "integer"}}}',
+    fix=True,
+)
+
+# --- TC2xx: registration and names ---------------------------------------------------------------
+_rule(
+    "TC201",
+    "duplicate-name",
+    E,
+    "Two tools in the same file have the same name.",
+    "Providers reject requests whose tools share a name (`Tool names must be unique`).",
+    '[{"name": "search", "description": "A"}, {"name": "search", "description": "B"}]',
+    '[{"name": "search_web", "description": "A"}, {"name": "search_docs", "description": "B"}]',
+)
+_rule(
+    "TC202",
+    "duplicate-name-across-files",
+    E,
+    "Two files checked together define a tool with the same name.",
+    "Tools from every file end up in one request; their names must be unique.",
+    '// a.tool.json\n{"name": "search"}\n// b.tool.json\n{"name": "search"}',
+    '// a.tool.json\n{"name": "search_web"}\n// b.tool.json\n{"name": "search_docs"}',
+)
+_rule(
+    "TC203",
+    "name-format",
+    W,
+    "The name is empty or uses characters outside letters, digits, `_` and `-`.",
+    "Seed 000's registration rule. Letters, digits, underscores and dashes are accepted by every "
+    "target; anything else (spaces, dots, slashes) is accepted by some targets only (see TC204).",
+    '{"name": "get weather"}',
+    '{"name": "get_weather"}',
+    fix=True,
+)
+_rule(
+    "TC204",
+    "name-invalid-for-target",
+    E,
+    "The name breaks a configured target's name rule (charset or length).",
+    "OpenAI, Mistral and Bedrock accept `^[a-zA-Z0-9_-]{1,64}$`, Anthropic up to 128 characters, Gemini "
+    "must start with a letter or `_` and also allows `.` and `:`, MCP allows `.`. The fix renames the "
+    "tool to the target's sanitised name (or set `x-toolcast.targets.<target>.name`).",
+    '{"name": "files.read"}',
+    '{"name": "files_read"}',
+    fix=True,
+)
+_rule(
+    "TC205",
+    "name-collision-after-sanitising",
+    E,
+    "Two tools get the same name once a target's name sanitising is applied.",
+    "Sanitising replaces characters a target does not accept; two distinct names can collapse into one "
+    "(`files.read` and `files/read` both become `files_read`), and the target would then see duplicates.",
+    '[{"name": "files.read"}, {"name": "files/read"}]',
+    '[{"name": "files_read"}, {"name": "files_read_raw"}]',
+)
+
+# --- TC3xx: JSON Schema validity ----------------------------------------------------------------
+_rule(
+    "TC301",
+    "schema-invalid",
+    E,
+    "`parameters` or `returns` is not a valid JSON Schema (2020-12 meta-schema).",
+    "Anthropic, OpenAI and MCP reject schemas that fail the meta-schema. A common cause is the draft-04 "
+    "boolean form of `exclusiveMinimum`.",
+    '{"type": "object", "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": true}}}',
+    '{"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 0}}}',
+)
+_rule(
+    "TC302",
+    "required-undefined",
+    W,
+    "`required` names a property that is not defined in `properties`.",
+    "The model is told to send an argument the schema does not describe; OpenAI strict rejects it.",
+    '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city", "country"]}',
+    '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}',
+    fix=True,
+)
+_rule(
+    "TC303",
+    "ref-unresolvable",
+    E,
+    "A `$ref` does not resolve within the document or the workspace.",
+    "References are resolved against the document itself and files next to it; a dangling reference "
+    "makes the schema unusable.",
+    '{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}',
+    '{"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}',
+)
+_rule(
+    "TC304",
+    "ref-remote",
+    W,
+    "A `$ref` points at a remote URL, which toolcast never fetches.",
+    "Providers do not fetch remote references either (Anthropic strict and Gemini reject them). Inline "
+    "the referenced schema or copy it into `$defs`.",
+    '{"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}',
+    '{"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}',
+)
+_rule(
+    "TC305",
+    "default-invalid",
+    W,
+    "A `default` value does not match its own schema.",
+    "The model may copy the default into its call; a default the schema rejects leads to invalid calls.",
+    '{"type": "integer", "default": "ten"}',
+    '{"type": "integer", "default": 10}',
+)
+_rule(
+    "TC306",
+    "example-invalid",
+    E,
+    "A tool example (`examples`) does not validate against `parameters`.",
+    "Anthropic returns 400 for invalid `input_examples`; elsewhere a wrong example teaches the model a "
+    "wrong call.",
+    '{"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}, "examples": [{"n": "x"}]}',  # noqa: E501
+    '{"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}, "examples": [{"n": 1}]}',
+)
+_rule(
+    "TC307",
+    "array-without-items",
+    W,
+    "An array schema has no `items`, which a configured target requires.",
+    "OpenAI (`array schema missing items`) and Gemini (`items: missing field`) reject arrays without "
+    "`items`.",
+    '{"type": "object", "properties": {"tags": {"type": "array"}}}',
+    '{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}',
+    fix=True,
+)
+_rule(
+    "TC308",
+    "empty-object",
+    W,
+    "An object schema has no properties, which a configured target rejects.",
+    "Gemini's `parameters` route rejects it (`properties: should be non-empty for OBJECT type`) and "
+    "OpenAI strict rejects open objects.",
+    '{"type": "object", "properties": {"headers": {"type": "object"}}}',
+    '{"type": "object", "properties": {"headers": {"type": "object", "properties": {"accept": {"type": "string"}}}}}',
+)
+
+# --- TC4xx: legacy parameter map ----------------------------------------------------------------
+_rule(
+    "TC401",
+    "legacy-parameter-map",
+    W,
+    "`parameters` uses the legacy parameter map instead of JSON Schema.",
+    "Seeds 001/002: the old format maps each parameter name to `{type, description, required: true}`. "
+    "It cannot express arrays, nesting, enums or nullability; the fix rewrites it to JSON Schema with "
+    "a `required` array.",
+    '{"name": "read", "parameters": {"path": {"type": "string", "required": true}}}',
+    '{"name": "read", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}',  # noqa: E501
+    fix=True,
+)
+
+# --- TC5xx: feature loss per target (codes by effect) -------------------------------------------
+_LOSS_WHY = (
+    "These findings are exactly the losses `toolcast convert` reports for the target (one code "
+    "path). The finding sits on the keyword that is lost and names the target."
+)
+_rule(
+    "TC501",
+    "loss-neutral",
+    I,
+    "A keyword is rewritten for a target into an equivalent form.",
+    _LOSS_WHY + " Neutral: the converted schema accepts the same instances (e.g. `const` lowered to a "
+    "one-value `enum`).",
+    '{"type": "string", "const": "celsius"}',
+    '{"type": "string", "enum": ["celsius"]}',
+    fix=True,
+)
+_rule(
+    "TC502",
+    "loss-widening",
+    W,
+    "A constraint is not enforced by a target (it accepts more).",
+    _LOSS_WHY + " Widening: a keyword is dropped or folded into the description, so the provider may "
+    "produce calls the original schema rejects; validate calls against the original schema.",
+    '{"type": "string", "minLength": 3}',
+    '{"type": "string", "description": "At least 3 characters."}',
+)
+_rule(
+    "TC503",
+    "loss-narrowing",
+    W,
+    "A target's version of the schema rejects valid calls (it accepts less).",
+    _LOSS_WHY + " Narrowing: for example an optional field becomes required in OpenAI strict. The fix "
+    'makes such optional properties nullable so that the model can still say "absent".',
+    '{"type": "object", "properties": {"unit": {"type": "string"}}}',
+    '{"type": "object", "properties": {"unit": {"type": ["string", "null"]}}}',
+    fix=True,
+)
+_rule(
+    "TC504",
+    "loss-unsatisfiable",
+    E,
+    "A target's version of the schema accepts no input at all.",
+    _LOSS_WHY + " Unsatisfiable: e.g. a multi-branch `allOf` combined with `additionalProperties: false`.",
+    '{"allOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]}',
+    '{"type": "object", "properties": {"a": {}, "b": {}}}',
+)
+_rule(
+    "TC505",
+    "loss-rejected",
+    E,
+    "toolcast refuses to convert the tool for a target without changing its meaning.",
+    _LOSS_WHY + " Rejected: no output for this target would keep the tool's meaning; change the schema "
+    "or drop the target from `targets`.",
+    '{"type": "object", "properties": {"a": {"$ref": "#"}}}',
+    '{"type": "object", "properties": {"a": {"type": "string"}}}',
+    fix=True,
+)
+
+# --- TC6xx: provider limits ----------------------------------------------------------------------
+_rule(
+    "TC601",
+    "openai-strict-properties",
+    E,
+    "OpenAI strict: more than 5,000 object properties in one schema.",
+    "Structured Outputs limit.",
+    '{"type": "object", "properties": {"p1": {}, "...": {}, "p5001": {}}}',
+    '{"type": "object", "properties": {"p1": {"type": "string"}}}',
+)
+_rule(
+    "TC602",
+    "openai-strict-depth",
+    E,
+    "OpenAI strict: more than 10 levels of object nesting.",
+    "Structured Outputs limit.",
+    '{"type": "object", "properties": {"a": {"type": "object", "properties": {"...": "11 levels"}}}}',
+    '{"type": "object", "properties": {"a": {"type": "string"}}}',
+)
+_rule(
+    "TC603",
+    "openai-strict-enum-values",
+    E,
+    "OpenAI strict: more than 1,000 enum values, or a string enum "
+    "over 250 values whose values exceed 15,000 characters.",
+    "Structured Outputs limit.",
+    '{"type": "string", "enum": ["v1", "...", "v1001"]}',
+    '{"type": "string", "description": "One of the codes listed in the docs."}',
+)
+_rule(
+    "TC604",
+    "openai-strict-string-size",
+    E,
+    "OpenAI strict: property names, definition names, enum and "
+    "const values exceed 120,000 characters in total.",
+    "Structured Outputs limit.",
+    '{"type": "string", "enum": ["<120,000 characters of values>"]}',
+    '{"type": "string"}',
+)
+_rule(
+    "TC605",
+    "anthropic-strict-tools",
+    E,
+    "Anthropic strict: more than 20 strict tools in one request.",
+    "Anthropic's strict tool use compiles every strict schema of a request into one grammar; at most "
+    "20 strict tools are allowed. Counted over the tools checked together in a file.",
+    '[{"name": "t1", "x-toolcast": {"targets": {"anthropic": {"strict": true}}}}, "... 21 tools"]',
+    '[{"name": "t1"}, "... only the tools that need strict"]',
+)
+_rule(
+    "TC606",
+    "anthropic-strict-optional",
+    E,
+    "Anthropic strict: more than 24 optional parameters across the strict tools of a request.",
+    "Schema complexity limit of strict tool use.",
+    '{"type": "object", "properties": {"o1": {}, "...": {}, "o25": {}}}',
+    '{"type": "object", "properties": {"o1": {}}, "required": ["o1"]}',
+)
+_rule(
+    "TC607",
+    "anthropic-strict-unions",
+    E,
+    "Anthropic strict: more than 16 union-typed parameters across the strict tools of a request.",
+    '`anyOf` and type arrays such as `["string", "null"]` count as unions.',
+    '{"properties": {"u1": {"type": ["string", "null"]}, "...": {}, "u17": {"anyOf": []}}}',
+    '{"properties": {"u1": {"type": "string"}}}',
+)
+_rule(
+    "TC608",
+    "gemini-function-count",
+    E,
+    "Gemini: more than 512 function declarations in one request.",
+    "The google-genai SDK documents at most 512 function declarations.",
+    '[{"name": "f1"}, "... 513 tools"]',
+    '[{"name": "f1"}, "... at most 512 tools"]',
+)
+_rule(
+    "TC609",
+    "description-too-long",
+    W,
+    "The description exceeds a target's documented or observed length limit.",
+    "OpenAI has rejected tool descriptions over 1,024 characters (`string_above_max_length`).",
+    '{"name": "t", "description": "<1,100 characters>"}',
+    '{"name": "t", "description": "<under 1,024 characters>"}',
+)
+
+# --- TC7xx: configuration ------------------------------------------------------------------------
+_rule(
+    "TC701",
+    "config-unknown-key",
+    E,
+    "The toolcast configuration has a key toolcast does not know.",
+    "Unknown keys are reported rather than ignored, so a typo cannot silently disable a setting. "
+    "(Examples in TOML.)",
+    '[tool.toolcast]\ntarget = ["openai"]',
+    '[tool.toolcast]\ntargets = ["openai"]',
+)
+_rule(
+    "TC702",
+    "config-bad-value",
+    E,
+    "A toolcast configuration key has a value of the wrong type or an unknown target, code or severity.",
+    "Bad values are reported and the setting falls back to its default. (Examples in TOML.)",
+    '[tool.toolcast]\ntargets = ["openia"]\nseverity = {TC501 = "loud"}',
+    '[tool.toolcast]\ntargets = ["openai"]\nseverity = {TC501 = "warning"}',
+)

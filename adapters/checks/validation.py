@@ -1,0 +1,160 @@
+"""JSON Schema validation for the checks: the 2020-12 meta-schema, `$ref` resolution restricted to the
+document and workspace files (never the network), and instance validation of defaults and examples."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import referencing
+import referencing.exceptions
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
+from referencing.jsonschema import DRAFT202012
+
+from .. import pointer as jp
+from .fast_meta import certainly_valid
+
+_META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+_ROOT_URI = "urn:toolcast:schema"
+_REMOTE_SCHEMES = ("http", "https", "ftp")
+
+
+def _path_pointer(path: Any) -> str:
+    return jp.from_parts(list(path))
+
+
+@lru_cache(maxsize=256)
+def _load_workspace_file(path: str, mtime: float) -> Any:
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _retriever(workspace: Path | None) -> Any:
+    def retrieve(uri: str) -> referencing.Resource[Any]:
+        parts = urlsplit(uri)
+        if parts.scheme != "file" or workspace is None:
+            raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
+        path = Path(unquote(parts.path)).resolve()
+        if workspace not in path.parents or not path.is_file():
+            raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
+        contents = _load_workspace_file(str(path), path.stat().st_mtime)
+        return referencing.Resource.from_contents(contents, default_specification=DRAFT202012)
+
+    return retrieve
+
+
+#: Deeper schemas are not validated by jsonschema (it recurses per level); TC003 says so.
+MAX_VALIDATION_DEPTH = 100
+
+
+def json_depth(value: Any, limit: int) -> int:
+    """Nesting depth of ``value``, counted iteratively and stopping at ``limit + 1``."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, d = stack.pop()
+        if d > deepest:
+            deepest = d
+            if deepest > limit:
+                return deepest
+        if isinstance(node, dict):
+            stack.extend((v, d + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, d + 1) for v in node)
+    return deepest
+
+
+class Validation:
+    """Validation services for one schema ``root`` (the parameters or returns of a tool)."""
+
+    def __init__(self, root: Any, base_dir: str | None) -> None:
+        self.root = root
+        self.workspace = Path(base_dir).resolve() if base_dir else None
+        self.base = (self.workspace / "__toolcast_document__.json").as_uri() if self.workspace else _ROOT_URI
+        resource = referencing.Resource.from_contents(root, default_specification=DRAFT202012)
+        registry: referencing.Registry[Any] = referencing.Registry(  # type: ignore[call-arg]
+            retrieve=_retriever(self.workspace)
+        )
+        self.registry = registry.with_resource(self.base, resource)
+        self.resolver = self.registry.resolver(self.base)
+        self.last_error_path = ""
+        self._schema_ok: bool | None = None
+        self._validators: dict[str, Any] = {}  # compiled per subschema, reused for every instance
+        self.too_deep = json_depth(root, MAX_VALIDATION_DEPTH) > MAX_VALIDATION_DEPTH
+
+    def meta_errors(self) -> list[tuple[str, str]]:
+        """(pointer relative to the root, message) for each meta-schema violation; misspelt ``type``
+        names are left to TC110, which says what the type should be."""
+        out: list[tuple[str, str]] = []
+        if self.too_deep:
+            self._schema_ok = False
+            return out
+        if certainly_valid(self.root):
+            self._schema_ok = True
+            return out
+        try:
+            errors = list(_META.iter_errors(self.root))
+        except RecursionError:
+            self.too_deep, self._schema_ok = True, False
+            return out
+        for err in errors:
+            ptr = _path_pointer(err.absolute_path)
+            if (err.absolute_path and err.absolute_path[-1] == "type") or (
+                len(err.absolute_path) > 1 and err.absolute_path[-2] == "type"
+            ):
+                continue
+            out.append((ptr, _short(err)))
+        self._schema_ok = not out
+        return out
+
+    def schema_ok(self) -> bool:
+        if self._schema_ok is None:
+            try:
+                self._schema_ok = not self.too_deep and (
+                    certainly_valid(self.root) or _META.is_valid(self.root)
+                )
+            except RecursionError:
+                self._schema_ok = False
+        return self._schema_ok
+
+    def ref_problem(self, ref: str) -> str | None:
+        """None when ``ref`` resolves; ``"remote"`` for a network reference; else why it does not."""
+        scheme = urlsplit(ref).scheme
+        if scheme in _REMOTE_SCHEMES:
+            return "remote"
+        try:
+            self.resolver.lookup(ref)
+        except referencing.exceptions.Unresolvable as exc:
+            if isinstance(exc, referencing.exceptions.PointerToNowhere):
+                return "no such location in the document"
+            return "no such file in the workspace" if not ref.startswith("#") else "no such anchor"
+        except Exception as exc:  # malformed references: report, never crash
+            return str(exc) or type(exc).__name__
+        return None
+
+    def instance_error(self, rel: str, instance: Any, with_path: bool = False) -> str | None:
+        """Why ``instance`` is invalid against the subschema at ``rel`` (None when valid or when the
+        schema itself is broken, which TC301 reports)."""
+        if not self.schema_ok():
+            return None
+        try:
+            validator = self._validators.get(rel)
+            if validator is None:
+                validator = Draft202012Validator({"$ref": self.base + "#" + rel}, registry=self.registry)
+                self._validators[rel] = validator
+            err = best_match(validator.iter_errors(instance))
+        except (Exception, RecursionError):  # unresolvable refs, bad patterns: reported by other rules
+            return None
+        if err is None:
+            return None
+        self.last_error_path = _path_pointer(err.absolute_path) if with_path else ""
+        return _short(err)
+
+
+def _short(err: ValidationError) -> str:
+    msg = str(err.message)
+    return msg if len(msg) <= 200 else msg[:197] + "..."

@@ -1,0 +1,276 @@
+"""Reading tools: find tool objects in a file, and turn each shape into a ``CanonicalTool``."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import pointer as jp
+from ..errors import ConversionError
+from ..model import EMPTY_PARAMETERS, EXTENSION_KEY, CanonicalTool
+from ..targets import SHAPES
+from .gemini_schema import from_gemini_schema
+from .shapes import FIELDS, detect_shape
+
+MAX_TOOLS = 100_000
+
+
+@dataclass(frozen=True)
+class ToolObject:
+    """A tool object found in a document: where it is, what shape it has, where its fields are."""
+
+    index: int
+    pointer: str
+    value: Any
+    shape: str | None
+    field_pointers: dict[str, str]
+
+
+@dataclass(frozen=True)
+class LoadedTool:
+    tool: CanonicalTool
+    index: int
+    shape: str
+    pointer: str
+    field_pointers: dict[str, str] = field(default_factory=dict)
+
+    def doc_pointer(self, canonical_pointer: str) -> str:
+        """The document pointer a pointer into the canonical tool's dict form came from."""
+        if self.shape == "legacy":
+            params = self.field_pointers["parameters"]
+            if jp.is_prefix("/parameters/properties", canonical_pointer):
+                rest = canonical_pointer[len("/parameters/properties"):]
+                return params + rest
+            if jp.is_prefix("/parameters", canonical_pointer):
+                return params
+        best = ""
+        for name in self.field_pointers:
+            prefix = "/" + name
+            if jp.is_prefix(prefix, canonical_pointer) and len(prefix) > len(best):
+                best = prefix
+        if best:
+            return self.field_pointers[best[1:]] + canonical_pointer[len(best):]
+        return self.pointer
+
+
+def _containers(value: Any) -> list[tuple[str, Any, str | None]]:
+    """(pointer, candidate, shape hint) for every place a tool object can stand in a file; inside
+    ``functionDeclarations`` a bare ``{"name": ...}`` is a Gemini declaration."""
+    out: list[tuple[str, Any, str | None]] = []
+
+    def items(base: str, seq: list[Any]) -> None:
+        for i, item in enumerate(seq[:MAX_TOOLS]):
+            ptr = f"{base}/{i}"
+            if isinstance(item, dict) and isinstance(item.get("functionDeclarations"), list):
+                out.extend((f"{ptr}/functionDeclarations/{j}", d, "gemini")
+                           for j, d in enumerate(item["functionDeclarations"][:MAX_TOOLS]))
+            else:
+                out.append((ptr, item, None))
+
+    if isinstance(value, list):
+        items("", value)
+    elif isinstance(value, dict):
+        if isinstance(value.get("tools"), list):
+            items("/tools", value["tools"])
+        elif isinstance(value.get("functionDeclarations"), list):
+            out.extend((f"/functionDeclarations/{j}", d, "gemini")
+                       for j, d in enumerate(value["functionDeclarations"][:MAX_TOOLS]))
+        elif isinstance(value.get("toolConfig"), dict) and isinstance(value["toolConfig"].get("tools"), list):
+            items("/toolConfig/tools", value["toolConfig"]["tools"])
+        else:
+            out.append(("", value, None))
+    return out
+
+
+def iter_tool_objects(value: Any) -> list[ToolObject]:
+    """Every tool object in a parsed file, recognised or not. Never raises."""
+    found = []
+    for index, (ptr, obj, hint) in enumerate(_containers(value)):
+        shape = detect_shape(obj)
+        if hint == "gemini" and shape in (None, "canonical") and isinstance(obj, dict) and "name" in obj:
+            shape = "gemini"
+        fields = FIELDS.get(shape or "canonical", FIELDS["canonical"])
+        found.append(ToolObject(index, ptr, obj, shape, {k: ptr + v for k, v in fields.items()}))
+    return found
+
+
+def load_tools(value: Any, shape: str | None = None) -> list[LoadedTool]:
+    """Canonical tools from a parsed file. ``shape`` forces the input shape (``--from``)."""
+    if shape is not None and shape not in SHAPES:
+        raise ConversionError(shape, "to_canonical", f"unknown shape; expected one of: {', '.join(SHAPES)}")
+    objects = iter_tool_objects(value)
+    if not objects:
+        raise ConversionError(shape or "auto", "to_canonical",
+                              'no tool found: expected a tool object, a list of tools or {"tools": [...]}')
+    loaded = []
+    for obj in objects:
+        found = shape or obj.shape
+        if found is None:
+            raise ConversionError("auto", "to_canonical", _unrecognised(obj.value), obj.pointer)
+        tool = _read(obj.value, found, obj.pointer)
+        fields = FIELDS[found]
+        loaded.append(LoadedTool(tool, obj.index, found, obj.pointer, {k: obj.pointer + v for k, v in fields.items()}))
+    return loaded
+
+
+def to_canonical(obj: Any, shape: str, roundtrip: dict[str, Any] | None = None) -> CanonicalTool:
+    """Reverse conversion of one tool object. ``roundtrip`` (from a ``Conversion``) undoes lowering
+    that the target's format cannot record itself: sanitised names, OpenAI-strict nullability."""
+    if shape not in SHAPES:
+        raise ConversionError(shape, "to_canonical", f"unknown shape; expected one of: {', '.join(SHAPES)}")
+    tool = _read(obj, shape, "")
+    if roundtrip:
+        tool = apply_roundtrip(tool, roundtrip)
+    return tool
+
+
+def apply_roundtrip(tool: CanonicalTool, roundtrip: dict[str, Any]) -> CanonicalTool:
+    changes: dict[str, Any] = {}
+    if isinstance(roundtrip.get("name"), str):
+        changes["name"] = roundtrip["name"]
+    nullable = roundtrip.get("nullable") or []
+    if nullable:
+        doc = tool.to_dict()
+        for ptr in sorted(nullable, key=len, reverse=True):
+            _un_nullable(doc, ptr)
+        changes["parameters"] = doc["parameters"]
+    return tool.replace(**changes) if changes else tool
+
+
+def _un_nullable(doc: dict[str, Any], ptr: str) -> None:
+    """Make the property at ``ptr`` optional and non-null again (inverse of strict lowering)."""
+    parts = jp.parts(ptr)
+    if len(parts) < 2 or parts[-2] != "properties":
+        return
+    parent = jp.resolve(doc, jp.from_parts(parts[:-2]), None)
+    schema = jp.resolve(doc, ptr, None)
+    if not isinstance(parent, dict) or not isinstance(schema, dict):
+        return
+    t = schema.get("type")
+    if isinstance(t, list) and "null" in t:
+        rest = [x for x in t if x != "null"]
+        schema["type"] = rest[0] if len(rest) == 1 else rest
+    elif isinstance(schema.get("anyOf"), list):
+        branches = [b for b in schema["anyOf"] if b != {"type": "null"}]
+        if len(branches) == 1 and set(schema) == {"anyOf"}:
+            schema.clear()
+            schema.update(branches[0])
+        else:
+            schema["anyOf"] = branches
+    req = parent.get("required")
+    if isinstance(req, list) and parts[-1] in req:
+        req.remove(parts[-1])
+        if not req:
+            del parent["required"]
+
+
+def _unrecognised(obj: Any) -> str:
+    if not isinstance(obj, dict):
+        return f"expected a tool object, found {type(obj).__name__}"
+    keys = ", ".join(sorted(map(str, obj))[:8]) or "none"
+    return ("not a recognised tool shape (keys: " + keys + "); expected `name` with `parameters` "
+            "(canonical), `function` (OpenAI Chat), `input_schema` (Anthropic), `inputSchema` (MCP), "
+            "`parametersJsonSchema` (Gemini) or `toolSpec` (Bedrock)")
+
+
+def _get(obj: dict[str, Any], rel: str | None) -> Any:
+    return None if rel is None else jp.resolve(obj, rel, None)
+
+
+def _read(obj: Any, shape: str, where: str) -> CanonicalTool:
+    if not isinstance(obj, dict):
+        raise ConversionError(shape, "to_canonical", f"expected a tool object, found {type(obj).__name__}", where)
+    fields = FIELDS[shape]
+    if shape in ("openai", "mistral") and not isinstance(obj.get("function"), dict):
+        raise ConversionError(shape, "to_canonical", "expected {\"type\": \"function\", \"function\": {...}}", where)
+    if shape == "bedrock" and not isinstance(obj.get("toolSpec"), dict):
+        raise ConversionError(shape, "to_canonical", 'expected {"toolSpec": {...}}', where)
+    name = _get(obj, fields["name"])
+    if not isinstance(name, str) or not name:
+        raise ConversionError(shape, "to_canonical", "the tool has no `name` string", where + fields["name"])
+    description = _get(obj, fields["description"])
+    if description is not None and not isinstance(description, str):
+        raise ConversionError(shape, "to_canonical", "`description` must be a string", where + fields["description"])
+    params = _get(obj, fields["parameters"])
+    if params is None:
+        params = copy.deepcopy(EMPTY_PARAMETERS)
+    if not isinstance(params, dict):
+        raise ConversionError(shape, "to_canonical", "parameters must be a JSON object",
+                              where + fields["parameters"])
+    returns = _get(obj, fields.get("returns"))
+    if shape == "legacy":
+        params = _from_legacy(params)
+    elif shape == "gemini":
+        params = from_gemini_schema(params)
+        if returns is not None:
+            returns = from_gemini_schema(returns)
+    values: dict[str, Any] = {"name": name, "description": description, "parameters": params,
+                              "returns": returns, "source_format": shape}
+    title = _get(obj, fields.get("title"))
+    if isinstance(title, str):
+        values["title"] = title
+    overrides: dict[str, dict[str, Any]] = {}
+    strict = _get(obj, fields.get("strict"))
+    if isinstance(strict, bool):
+        overrides[shape] = {"strict": strict}
+    meta: dict[str, Any] = {}
+    if shape in ("canonical", "legacy"):
+        _canonical_fields(obj, values, where)
+        ext = obj.get(EXTENSION_KEY)
+        if isinstance(ext, dict):
+            if isinstance(ext.get("targets"), dict):
+                overrides.update({k: v for k, v in ext["targets"].items() if isinstance(v, dict)})
+            src = ext.get("source")
+            if isinstance(src, dict):
+                if isinstance(src.get("format"), str):
+                    values["source_format"] = src["format"]
+                if isinstance(src.get("meta"), dict):
+                    meta.update(src["meta"])
+    elif shape == "mcp":
+        if isinstance(obj.get("annotations"), dict):
+            values["annotations"] = obj["annotations"]
+        meta.update({k: obj[k] for k in ("_meta", "icons", "execution") if k in obj})
+    elif shape == "anthropic":
+        if isinstance(obj.get("input_examples"), list):
+            values["examples"] = tuple(e for e in obj["input_examples"] if isinstance(e, dict))
+        meta.update({k: obj[k] for k in ("cache_control", "defer_loading", "allowed_callers", "type") if k in obj})
+    elif shape in ("gemini", "gemini-json") and "behavior" in obj:
+        meta["behavior"] = obj["behavior"]
+    values["overrides"] = overrides
+    values["source_meta"] = meta
+    return CanonicalTool(**values)
+
+
+def _canonical_fields(obj: dict[str, Any], values: dict[str, Any], where: str) -> None:
+    for key in ("namespace", "version", "category"):
+        if isinstance(obj.get(key), str):
+            values[key] = obj[key]
+    for key in ("tags", "required_scopes"):
+        if isinstance(obj.get(key), list):
+            values[key] = tuple(str(x) for x in obj[key] if isinstance(x, str))
+    timeout = obj.get("timeout")
+    if isinstance(timeout, (int, float)) and not isinstance(timeout, bool):
+        values["timeout"] = float(timeout)
+    if isinstance(obj.get("annotations"), dict):
+        values["annotations"] = obj["annotations"]
+    if isinstance(obj.get("examples"), list):
+        values["examples"] = tuple(e for e in obj["examples"] if isinstance(e, dict))
+
+
+def _from_legacy(params: dict[str, Any]) -> dict[str, Any]:
+    """Seeds 001/002's per-parameter map → a JSON Schema object with a ``required`` array."""
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for key, spec in params.items():
+        if not isinstance(spec, dict):
+            properties[key] = {}
+            continue
+        prop = {k: copy.deepcopy(v) for k, v in spec.items() if k != "required"}
+        if spec.get("required") is True:
+            required.append(key)
+        properties[key] = prop
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    return out

@@ -1,0 +1,245 @@
+"""``toolcast check PATH...``: every finding in the given tool files and folders.
+
+Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable input."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+_SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".tox",
+    "build",
+    "dist",
+}
+_FORMATS = ("human", "json", "sarif", "github")
+_PROGRESS_MIN_FILES = 20
+
+
+def register(subparsers: Any) -> None:
+    from toolcast.adapters.targets import TARGETS
+
+    p = subparsers.add_parser("check", help="check tool files and folders; exit 1 when errors are found")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="tool files or folders (folders: files matching "
+        "the configured globs, or any .json/.jsonc holding tools)",
+    )
+    p.add_argument("--format", choices=_FORMATS, default="human", help="output format (default: human)")
+    p.add_argument(
+        "--target",
+        action="append",
+        choices=TARGETS,
+        metavar="TARGET",
+        help=f"check for this target only (repeatable; one of: {', '.join(TARGETS)})",
+    )
+    p.add_argument(
+        "--select",
+        action="append",
+        metavar="CODE",
+        help="only these codes or prefixes (repeatable, or comma-separated)",
+    )
+    p.add_argument("--ignore", action="append", metavar="CODE", help="skip these codes or prefixes")
+    p.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    p.set_defaults(func=run)
+
+
+def _codes(values: Sequence[str] | None) -> tuple[str, ...]:
+    out: list[str] = []
+    for v in values or ():
+        out.extend(x.strip().upper() for x in v.split(",") if x.strip())
+    return tuple(out)
+
+
+def _matches(path: Path, root: Path, globs: Sequence[str]) -> bool:
+    rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+    for g in globs:
+        if "/" in g:
+            # `tools/*.json` matches a file in any folder named `tools`.
+            if fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(rel, "*/" + g):
+                return True
+        elif fnmatch.fnmatch(path.name, g):
+            return True
+    return False
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            yield Path(dirpath) / name
+
+
+class _Progress:
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled, self.done = total, enabled, 0
+
+    def step(self) -> None:
+        if not self.enabled:
+            return
+        self.done += 1
+        if self.done % 10 and self.done != self.total:
+            return
+        width = 30
+        filled = width * self.done // max(1, self.total)
+        sys.stderr.write(f"\r[{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total} files")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
+def _content_is_tools(report: Any) -> bool:
+    """A .json file outside the globs counts when it holds tools with a parameters schema (so that a
+    package.json with a `name` and a `description` is not taken for a tool)."""
+    return bool(report.is_tool_file and report.tools and not any(f.code == "TC105" for f in report.findings))
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolcast.adapters.checks import CheckConfig, check_document, check_names_across, load_config
+    from toolcast.adapters.checks.engine import config_findings
+    from toolcast.adapters.checks.findings import Finding, Severity
+    from toolcast.adapters.checks.formats import Located, as_github, as_human, as_json, as_sarif
+    from toolcast.adapters.checks.positions import Positions
+
+    status = 0
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    configs: dict[Path, tuple[CheckConfig, list[Any]]] = {}
+    config_problems: dict[str, list[Any]] = {}
+
+    def config_for(path: Path) -> CheckConfig:
+        folder = path if path.is_dir() else path.parent
+        if folder not in configs:
+            cfg, problems = load_config(folder)
+            if problems:
+                config_problems.setdefault(problems[0].source, problems)
+            if args.target:
+                cfg = replace(
+                    cfg, targets=tuple(t for t in cfg.targets if t in args.target) or tuple(args.target)
+                )
+            if select:
+                cfg = replace(cfg, select=select)
+            if ignore:
+                cfg = replace(cfg, ignore=cfg.ignore + ignore)
+            configs[folder] = (cfg, problems)
+        return configs[folder][0]
+
+    bad_codes = [c for c in select + ignore if not (c.startswith("TC") and c[2:].isdigit() and len(c) <= 5)]
+    if bad_codes:
+        print(f"toolcast check: not a rule code or prefix: {', '.join(bad_codes)}", file=sys.stderr)
+        return 2
+
+    # Which files: explicit files always; in folders, glob matches always and other .json/.jsonc only
+    # when their content turns out to be a tool file.
+    candidates: list[tuple[Path, bool]] = []
+    for arg in args.paths:
+        p = Path(arg)
+        if p.is_dir():
+            cfg = config_for(p)
+            for f in _walk(p):
+                if _matches(f, p, cfg.globs):
+                    candidates.append((f, True))
+                elif f.suffix in (".json", ".jsonc"):
+                    candidates.append((f, False))
+        elif p.is_file():
+            candidates.append((p, True))
+        else:
+            print(f"toolcast check: {arg}: no such file or folder", file=sys.stderr)
+            status = 2
+
+    progress = _Progress(
+        len(candidates),
+        not args.no_progress and sys.stderr.isatty() and len(candidates) >= _PROGRESS_MIN_FILES,
+    )
+    reports: dict[str, Any] = {}
+    texts: dict[str, str] = {}
+    for path, explicit in candidates:
+        progress.step()
+        try:
+            raw = path.read_bytes()
+            text = raw.decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            if explicit:
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                print(f"toolcast check: {path}: cannot read: {reason}", file=sys.stderr)
+                status = 2
+            continue
+        cfg = config_for(path)
+        report = check_document(text, path=str(path), config=cfg)
+        if not explicit and not _content_is_tools(report):
+            continue
+        reports[str(path)] = report
+        texts[str(path)] = text
+    progress.close()
+
+    first_cfg = configs[next(iter(configs))][0] if configs else CheckConfig()
+    across = check_names_across(reports, first_cfg) if len(reports) > 1 else {}
+
+    located: list[Located] = []
+    for source, problems in config_problems.items():
+        for problem in config_findings(problems):
+            located.append(Located(source, problem, 1, 1, 1, 1))
+    for shown, report in reports.items():
+        text = texts[shown]
+        findings: list[Finding] = list(report.findings) + list(across.get(shown, ()))
+        findings.sort(key=lambda x: (x.span[0], x.span[1], x.code))
+        pos = Positions(text) if findings else None
+        for finding in findings:
+            assert pos is not None
+            line, col = pos.line_col(finding.span[0])
+            end_line, end_col = pos.line_col(finding.span[1])
+            located.append(
+                Located(
+                    shown,
+                    finding,
+                    line + 1,
+                    col + 1,
+                    end_line + 1,
+                    end_col + 1,
+                    pos.line_text(line) if args.format == "human" else "",
+                )
+            )
+
+    if args.format == "json":
+        print(as_json(located))
+    elif args.format == "sarif":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            ver = version("toolcast")
+        except PackageNotFoundError:
+            ver = "0"
+        print(as_sarif(located, ver))
+    elif args.format == "github":
+        if located:
+            print(as_github(located))
+    else:
+        if located:
+            print(as_human(located, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
+        errors = sum(1 for i in located if i.finding.severity == Severity.ERROR)
+        others = len(located) - errors
+        summary = f"{len(reports)} file(s) checked: {errors} error(s), {others} other finding(s)"
+        print(summary, file=sys.stderr if located else sys.stdout)
+    if status:
+        return status
+    return 1 if any(i.finding.severity == Severity.ERROR for i in located) else 0

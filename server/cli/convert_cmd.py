@@ -1,0 +1,136 @@
+"""``toolcast convert FILE --to TARGET``: the provider's JSON on stdout, each loss on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from toolcast.adapters.convert import Conversion, convert, convert_all
+from toolcast.adapters.document import LineIndex, parse
+from toolcast.adapters.errors import ToolcastError
+from toolcast.adapters.loading import LoadedTool, load_tools
+from toolcast.adapters.targets import SHAPES, TARGETS, TargetOptions
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("convert", help="convert tool definitions to a provider's format",
+                       description="Print FILE's tools in TARGET's format; report every loss on stderr.")
+    p.add_argument("file", help="tool file (JSON); - reads standard input")
+    p.add_argument("--to", required=True, choices=TARGETS, metavar="TARGET", help=", ".join(TARGETS))
+    p.add_argument("--from", dest="shape", choices=SHAPES, metavar="SHAPE",
+                   help="input shape, when detection guesses wrong: " + ", ".join(SHAPES))
+    strict = p.add_mutually_exclusive_group()
+    strict.add_argument("--strict", dest="strict", action="store_true", default=None)
+    strict.add_argument("--no-strict", dest="strict", action="store_false")
+    p.add_argument("--gemini-type-case", choices=("upper", "lower"), default="upper")
+    p.add_argument("--tool", help="convert only the tool with this name")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--out", help="write the output to this file (atomically) instead of stdout")
+    p.set_defaults(func=run)
+
+
+def read_source(path: str) -> str:
+    """The file's text: UTF-8, a leading BOM tolerated. Raises ToolcastError with a clear message."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        raise ToolcastError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ToolcastError(f"{path}: not UTF-8 (byte {exc.start})") from None
+
+
+def render(value: Any) -> str:
+    """The exact text toolcast writes for converted JSON (the editor's export uses it too)."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = read_source(args.file)
+        parsed = parse(text)
+        if parsed.errors:
+            e = parsed.errors[0]
+            line, col = LineIndex(text).position(e.start, "utf-32")
+            raise ToolcastError(f"{args.file}:{line + 1}:{col + 1}: invalid JSON: {e.message}")
+        loaded = load_tools(parsed.value, args.shape)
+        if args.tool is not None:
+            loaded = [lt for lt in loaded if lt.tool.name == args.tool]
+            if not loaded:
+                raise ToolcastError(f"{args.file}: no tool named {args.tool!r}")
+    except ToolcastError as exc:
+        print(f"toolcast: {exc}", file=sys.stderr)
+        return 2
+    options = TargetOptions(strict=args.strict, gemini_type_case=args.gemini_type_case)
+    single = len(loaded) == 1 and loaded[0].pointer == ""
+    if single or (args.tool is not None and len(loaded) == 1):
+        conversions: tuple[Conversion, ...] = (convert(loaded[0].tool, args.to, options),)
+        output: Any = conversions[0].output
+    else:
+        whole = convert_all([lt.tool for lt in loaded], args.to, options)
+        conversions, output = whole.conversions, whole.output
+    index = LineIndex(text)
+    records = [_record(args.file, parsed, index, lt, loss)
+               for lt, conv in zip(loaded, conversions, strict=True) for loss in conv.losses]
+    ok = all(c.ok for c in conversions)
+    if args.format == "json":
+        roundtrip = [c.roundtrip for c in conversions]
+        payload = {"output": output if ok else None, "losses": records,
+                   "roundtrip": roundtrip[0] if len(roundtrip) == 1 else roundtrip}
+        return _emit(args, render(payload), ok)
+    for r in records:
+        print(f"{r['path']}:{r['line']}:{r['column']}: {r['target']}: {r['message']} "
+              f"({r['action']}, {r['effect']})", file=sys.stderr)
+    if not ok:
+        print(f"toolcast: {args.to} cannot express this tool without changing its meaning; nothing written",
+              file=sys.stderr)
+        return 2
+    return _emit(args, render(output), ok)
+
+
+def _record(path: str, parsed: Any, index: LineIndex, lt: LoadedTool, loss: Any) -> dict[str, Any]:
+    pointer = lt.doc_pointer(loss.pointer)
+    span = parsed.span(pointer, "key") or parsed.span(pointer, "value")
+    while span is None and pointer:
+        pointer = pointer.rsplit("/", 1)[0]
+        span = parsed.span(pointer, "key") or parsed.span(pointer, "value")
+    line, col = index.position(span[0] if span else 0, "utf-32")
+    return {"path": path, "line": line + 1, "column": col + 1, "tool_index": lt.index,
+            "tool_name": lt.tool.name, "document_pointer": pointer, **loss.to_dict()}
+
+
+def _emit(args: argparse.Namespace, text: str, ok: bool) -> int:
+    """Output to --out (only a successful conversion is written to a file) or stdout."""
+    if args.out and ok:
+        try:
+            write_atomic(Path(args.out), text, source=None if args.file == "-" else Path(args.file))
+        except ToolcastError as exc:
+            print(f"toolcast: {exc}", file=sys.stderr)
+            return 2
+    else:
+        sys.stdout.write(text)
+    return 0 if ok else 2
+
+
+def write_atomic(path: Path, text: str, source: Path | None) -> None:
+    """Write via a temporary file in the same folder and a rename; never over the input file."""
+    if source is not None and path.exists() and source.exists() and path.resolve() == source.resolve():
+        raise ToolcastError(f"{path}: refusing to overwrite the input file")
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise ToolcastError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise ToolcastError(f"{path}: cannot write: {exc.strerror or exc}") from None

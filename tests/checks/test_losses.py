@@ -1,0 +1,116 @@
+"""Feature-loss findings are exactly the losses ``convert()`` reports, for every target, over a generated
+set of tools (one code path: the checks call the converter)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolcast.adapters.checks import CheckConfig, check_document
+from toolcast.adapters.convert import convert
+from toolcast.adapters.loading import load_tools
+from toolcast.adapters.targets import TARGETS
+
+#: Property schemas that exercise lowering, folding, dropping and rejection somewhere.
+PROPERTY_POOL: list[dict[str, Any]] = [
+    {"type": "string"},
+    {"type": "string", "const": "celsius"},
+    {"type": "string", "minLength": 2, "maxLength": 5, "pattern": "^[a-z]+$"},
+    {"type": "string", "format": "uri"},
+    {"type": "string", "format": "date-time"},
+    {"type": "integer", "minimum": 0, "maximum": 10, "multipleOf": 2},
+    {"type": "integer", "enum": [1, 2, 3]},
+    {"type": ["string", "null"]},
+    {"type": "number", "exclusiveMinimum": 0, "default": 1},
+    {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3, "uniqueItems": True},
+    {"type": "object", "additionalProperties": {"type": "string"}},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+    {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+    {"oneOf": [{"type": "string"}, {"type": "boolean"}]},
+    {
+        "allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}},
+            {"type": "object", "properties": {"b": {"type": "string"}}},
+        ]
+    },
+    {"$ref": "#/$defs/City"},
+    {"$ref": "#/$defs/City", "description": "with a sibling"},
+    {"not": {"type": "null"}},
+]
+
+
+def make_tool(props: dict[str, dict[str, Any]], required: list[str], name: str = "t") -> dict[str, Any]:
+    params: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        params["required"] = required
+    if any("$ref" in json.dumps(p) for p in props.values()):
+        params["$defs"] = {"City": {"type": "string", "minLength": 1}}
+    return {"name": name, "description": "A tool.", "parameters": params}
+
+
+FIXED_SET = [make_tool({f"p{i}": p}, [f"p{i}"] if i % 2 else []) for i, p in enumerate(PROPERTY_POOL)] + [
+    make_tool({f"p{i}": p for i, p in enumerate(PROPERTY_POOL)}, ["p0", "p3"], name="everything")
+]
+
+
+def _loss_key(d: dict[str, Any]) -> str:
+    return json.dumps(d, sort_keys=True)
+
+
+def _check(tool: dict[str, Any], target: str) -> None:
+    text = json.dumps(tool, indent=2)
+    conversion = convert(load_tools(tool)[0].tool, target)
+    expected = Counter(_loss_key(loss.to_dict()) for loss in conversion.losses)
+    report = check_document(text, config=CheckConfig(targets=(target,)))
+    got = Counter(_loss_key(f.data["loss"]) for f in report.findings if f.code.startswith("TC5"))
+    assert got == expected
+    for f in report.findings:
+        if f.code.startswith("TC5"):
+            assert f.target == target
+            assert text[f.span[0] : f.span[1]]  # placed on real text
+            loss = f.data["loss"]
+            want = {"rejected": "TC505"}.get(loss["action"]) or {
+                "neutral": "TC501",
+                "widening": "TC502",
+                "narrowing": "TC503",
+                "unsatisfiable": "TC504",
+            }[loss["effect"]]
+            assert f.code == want
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_loss_findings_equal_convert_losses_on_a_fixed_set(target: str) -> None:
+    for tool in FIXED_SET:
+        _check(tool, target)
+
+
+def test_the_fixed_set_produces_losses_at_all() -> None:
+    total = sum(len(convert(load_tools(t)[0].tool, target).losses) for t in FIXED_SET for target in TARGETS)
+    assert total > 20
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    picks=st.lists(st.sampled_from(range(len(PROPERTY_POOL))), min_size=1, max_size=5),
+    required_mask=st.lists(st.booleans(), min_size=5, max_size=5),
+    target=st.sampled_from(TARGETS),
+)
+def test_loss_findings_equal_convert_losses_generated(
+    picks: list[int], required_mask: list[bool], target: str
+) -> None:
+    props = {f"p{n}": PROPERTY_POOL[i] for n, i in enumerate(picks)}
+    required = [name for name, req in zip(props, required_mask, strict=False) if req]
+    _check(make_tool(props, required), target)
+
+
+def test_loss_findings_land_on_the_lost_keyword() -> None:
+    tool = make_tool({"unit": {"type": "string", "const": "celsius"}}, ["unit"])
+    text = json.dumps(tool, indent=2)
+    report = check_document(text, config=CheckConfig(targets=("gemini",)))
+    hits = [f for f in report.findings if f.code.startswith("TC5") and f.data["loss"]["keyword"] == "const"]
+    assert hits, [f.data.get("loss") for f in report.findings]
+    assert all(text[f.span[0] : f.span[1]] == '"const"' for f in hits)

@@ -1,0 +1,49 @@
+"""Registration checks across files (TC202) and the ToolSummary data the language server indexes."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import span_of
+from toolcast.adapters.checks import CheckConfig, check_document, check_names_across
+
+
+def _tool(name: str) -> str:
+    return json.dumps({"name": name, "description": "d", "parameters": {"type": "object", "properties": {}}})
+
+
+def test_duplicate_names_across_files_point_at_each_other() -> None:
+    a, b, c = (
+        _tool("search"),
+        json.dumps([json.loads(_tool("x")), json.loads(_tool("search"))]),
+        _tool("other"),
+    )
+    reports = {
+        "a.tool.json": check_document(a),
+        "b.tool.json": check_document(b),
+        "c.tool.json": check_document(c),
+    }
+    out = check_names_across(reports, CheckConfig())
+    assert set(out) == set(reports)
+    assert out["c.tool.json"] == ()
+    (fa,) = out["a.tool.json"]
+    (fb,) = out["b.tool.json"]
+    assert fa.code == fb.code == "TC202"
+    assert fa.span == span_of(a, '"search"')
+    assert fb.span == span_of(b, '"search"') and fb.tool_index == 1 and fb.pointer == "/1"
+    assert [(r.path, r.span) for r in fa.related] == [("b.tool.json", span_of(b, '"search"'))]
+    assert [(r.path, r.span) for r in fb.related] == [("a.tool.json", span_of(a, '"search"'))]
+
+
+def test_same_name_twice_in_one_file_is_tc201_not_tc202() -> None:
+    text = json.dumps([json.loads(_tool("s")), json.loads(_tool("s"))])
+    reports = {"a.tool.json": check_document(text)}
+    assert check_names_across(reports, CheckConfig()) == {"a.tool.json": ()}
+    (f,) = [f for f in reports["a.tool.json"].findings if f.code == "TC201"]
+    assert f.span == span_of(text, '"s"', 1)
+    assert f.related[0].span == span_of(text, '"s"', 0)
+
+
+def test_cross_file_check_honours_configuration() -> None:
+    reports = {"a": check_document(_tool("s")), "b": check_document(_tool("s"))}
+    assert check_names_across(reports, CheckConfig(ignore=("TC202",))) == {"a": (), "b": ()}

@@ -1,0 +1,32 @@
+"""The wheel must ship every sub-package: pyproject's explicit package list has to match the tree."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MAPPING = {"adapters": "toolcast.adapters", "server": "toolcast.server", "schemas": "toolcast.schemas"}
+
+
+def test_every_source_package_is_listed_in_pyproject() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = set()
+    for folder, name in MAPPING.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder)
+            found.add(".".join([name, *rel.parts]))
+    assert found == listed
+
+
+def test_core_does_not_import_the_language_server() -> None:
+    offenders = []
+    for path in (ROOT / "adapters").rglob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            words = line.split()
+            if words[:1] in (["import"], ["from"]) and len(words) > 1 and (
+                words[1].split(".")[0] in ("pygls", "lsprotocol") or words[1].startswith("toolcast.server")
+            ):
+                offenders.append(f"{path.relative_to(ROOT)}: {line.strip()}")
+    assert offenders == []
