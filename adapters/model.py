@@ -7,9 +7,10 @@ A ``CanonicalTool`` owns deep copies of everything it is given and hands out dee
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+from .jsonvalue import copy_json
 
 JSON = Any
 JSONObject = dict[str, Any]
@@ -37,7 +38,7 @@ class CanonicalTool:
 
     name: str
     description: str | None = None
-    parameters: JSONObject = field(default_factory=lambda: copy.deepcopy(EMPTY_PARAMETERS))
+    parameters: JSONObject = field(default_factory=lambda: copy_json(EMPTY_PARAMETERS))
     returns: JSON | None = None
     title: str | None = None
     namespace: str | None = None
@@ -57,9 +58,9 @@ class CanonicalTool:
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, (dict, list)):
-                object.__setattr__(self, f.name, copy.deepcopy(value))
+                object.__setattr__(self, f.name, copy_json(value))
             elif isinstance(value, tuple):
-                object.__setattr__(self, f.name, tuple(copy.deepcopy(v) for v in value))
+                object.__setattr__(self, f.name, tuple(copy_json(v) for v in value))
 
     @property
     def id(self) -> str:
@@ -68,7 +69,8 @@ class CanonicalTool:
 
     def override(self, target: str) -> JSONObject:
         """The per-target settings for ``target`` (a copy; empty when there are none)."""
-        return copy.deepcopy(self.overrides.get(target, {}))
+        settings: JSONObject = copy_json(self.overrides.get(target, {}))
+        return settings
 
     def replace(self, **changes: Any) -> CanonicalTool:
         """A new tool with ``changes`` applied (this one is unchanged)."""
@@ -89,14 +91,14 @@ class CanonicalTool:
         ]
         for key, value in optional:
             if value is not None:
-                out[key] = copy.deepcopy(value)
+                out[key] = copy_json(value)
         ext: JSONObject = {}
         if self.overrides:
-            ext["targets"] = copy.deepcopy(self.overrides)
+            ext["targets"] = copy_json(self.overrides)
         if self.source_format != "canonical" or self.source_meta:
             ext["source"] = {"format": self.source_format}
             if self.source_meta:
-                ext["source"]["meta"] = copy.deepcopy(self.source_meta)
+                ext["source"]["meta"] = copy_json(self.source_meta)
         if ext:
             out[EXTENSION_KEY] = ext
         return out

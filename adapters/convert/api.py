@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -12,6 +11,7 @@ from importlib.resources import files
 from typing import Any
 
 from ..errors import ConversionError
+from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
 from ..model import CanonicalTool
 from ..targets import STRICT_DEFAULT, TARGETS, TargetOptions
@@ -85,10 +85,9 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
         roundtrip["name"] = tool.name
     description = override.get("description") if isinstance(override.get("description"), str) else tool.description
 
-    params, plosses, nullable = lower(tool.parameters, "/parameters", target, mode)
+    params, plosses, record = lower(tool.parameters, "/parameters", target, mode)
     losses.extend(plosses)
-    if nullable:
-        roundtrip["nullable"] = sorted(set(nullable))
+    roundtrip.update(record)
     returns = None
     if tool.returns is not None and target in _RETURNS_KEY:
         returns, rlosses, _ = lower(tool.returns, "/returns", target, {**mode, "all_required": False,
@@ -186,7 +185,7 @@ def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any
         out["strict"] = True
     carried = {"name", "description", "parameters"}
     if ctx.tool.examples:
-        out["input_examples"] = [copy.deepcopy(e) for e in ctx.tool.examples]
+        out["input_examples"] = [copy_json(e) for e in ctx.tool.examples]
         carried.add("examples")
     ctx.carried = frozenset(carried)
     return out
@@ -240,10 +239,10 @@ def _mcp(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> d
     if returns is not None:
         out["outputSchema"] = returns
     if tool.annotations is not None:
-        out["annotations"] = copy.deepcopy(tool.annotations)
+        out["annotations"] = copy_json(tool.annotations)
     for key in ("_meta", "icons"):
         if key in tool.source_meta:
-            out[key] = copy.deepcopy(tool.source_meta[key])
+            out[key] = copy_json(tool.source_meta[key])
     ctx.carried = frozenset({"name", "description", "parameters", "returns", "title", "annotations"})
     return out
 

@@ -12,12 +12,12 @@ keys in schema order) and ``")"``.
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pointer as jp
+from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
 
 MAX_DEPTH = 128
@@ -55,20 +55,24 @@ class Walk:
     root: Any
     losses: dict[tuple[str, str], Loss] = field(default_factory=dict)
     nullable: list[str] = field(default_factory=list)
+    optional: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
     nodes: int = 0
     active_refs: list[str] = field(default_factory=list)
 
     def loss(self, pointer: str, keyword: str, value: Any, action: Action, effect: Effect, message: str) -> None:
         key = (pointer, keyword)
         if key not in self.losses:
-            self.losses[key] = Loss(self.target, pointer, keyword, copy.deepcopy(value), action, effect, message)
+            self.losses[key] = Loss(self.target, pointer, keyword, copy_json(value), action, effect, message)
 
 
-def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[Any, list[Loss], list[str]]:
+def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[Any, list[Loss], dict[str, list[str]]]:
     """Lower ``schema`` (found at canonical pointer ``base``) for ``target``/``mode``.
 
-    Returns the new schema, the losses (pointer order) and the pointers of properties that strict mode
-    made required-and-nullable (the round-trip mapping null → absent)."""
+    Returns the new schema, the losses (pointer order) and the round-trip record: ``optional``, the
+    pointers of optional properties strict mode made required (a null answer means "absent"),
+    ``nullable``, those of them to which it had to add null, and ``added``,
+    the pointers of keywords strict mode added (``additionalProperties``, ``properties``, ``required``)."""
     walk = Walk(target, mode, schema)
     try:
         out = _node(walk, schema, base, 0, is_root=True)
@@ -83,12 +87,14 @@ def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[An
                     out[key] = {k: _node(walk, v, jp.join(base, key, k), 1) for k, v in schema[key].items()}
     except _Budget as exc:
         walk.loss(base, "", None, Action.REJECTED, Effect.UNSATISFIABLE, str(exc))
-        out = copy.deepcopy(schema)
+        out = copy_json(schema)
     except RecursionError:  # defence in depth: MAX_DEPTH keeps us far below the interpreter limit
         walk.loss(base, "", None, Action.REJECTED, Effect.UNSATISFIABLE, "schema too deeply nested")
-        out = copy.deepcopy(schema)
+        out = copy_json(schema)
     losses = sorted(walk.losses.values(), key=lambda x: (x.pointer, x.keyword))
-    return out, losses, walk.nullable
+    record = {"optional": sorted(set(walk.optional)), "nullable": sorted(set(walk.nullable)),
+              "added": sorted(set(walk.added))}
+    return out, losses, {k: v for k, v in record.items() if v}
 
 
 def _inline_all(mode: dict[str, Any]) -> bool:
@@ -109,7 +115,7 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
             return {}
         return schema
     if not isinstance(schema, dict):
-        return copy.deepcopy(schema)
+        return copy_json(schema)
     schema = _resolve_ref(w, schema, ptr, depth)
     if "allOf" in schema and w.mode.get("allOf") == "merge":
         schema = _merge_all_of(w, schema, ptr)
@@ -158,11 +164,11 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         return _node(w, value, kptr, depth + 1)
     if key in _MAP:
         if not isinstance(value, dict):
-            return copy.deepcopy(value)
+            return copy_json(value)
         return {k: _node(w, v, jp.join(kptr, k), depth + 1) for k, v in value.items()}
     if key in _LIST:
         if not isinstance(value, list):
-            return copy.deepcopy(value)
+            return copy_json(value)
         branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value)]
         if key == "oneOf" and mode.get("oneOf") == "anyOf":
             w.loss(kptr, key, value, Action.LOWERED, Effect.WIDENING,
@@ -175,11 +181,11 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         return _additional(w, value, kptr, depth)
     if key == "const" and mode.get("const") == "enum":
         if "enum" in schema:
-            return copy.deepcopy(value)
+            return copy_json(value)
         if _enum_ok(mode, [value]):
             w.loss(kptr, key, value, Action.LOWERED, Effect.NEUTRAL,
                    f"`const` becomes a one-value `enum` for {w.target}")
-            out["enum"] = [copy.deepcopy(value)]
+            out["enum"] = [copy_json(value)]
             return _DROP
         folded["const"] = value
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
@@ -203,7 +209,7 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         return _DROP
     if key == "type":
         return _type(w, value, kptr, out)
-    return copy.deepcopy(value)
+    return copy_json(value)
 
 
 def _additional(w: Walk, value: Any, kptr: str, depth: int) -> Any:
@@ -219,7 +225,7 @@ def _additional(w: Walk, value: Any, kptr: str, depth: int) -> Any:
         return False
     if isinstance(value, dict):
         return _node(w, value, kptr, depth + 1)
-    return copy.deepcopy(value)
+    return copy_json(value)
 
 
 def _type(w: Walk, value: Any, kptr: str, out: dict[str, Any]) -> Any:
@@ -234,7 +240,7 @@ def _type(w: Walk, value: Any, kptr: str, out: dict[str, Any]) -> Any:
         w.loss(kptr, "type", value, Action.LOWERED, Effect.NEUTRAL, f"type list becomes `anyOf` for {w.target}")
         out["anyOf"] = [{"type": t} for t in kinds]
         return _DROP
-    return copy.deepcopy(value)
+    return copy_json(value)
 
 
 def _enum_kind(mode: dict[str, Any]) -> str:
@@ -359,20 +365,30 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
     mode = w.mode
     is_object = out.get("type") == "object" or "properties" in out
     if is_object and mode.get("closed_objects"):
-        out.setdefault("properties", {})
-        out["additionalProperties"] = False
+        # Keywords strict mode adds are recorded, so a round trip can take them out again.
+        for key, value in (("properties", {}), ("additionalProperties", False)):
+            if key not in out:
+                w.added.append(jp.join(ptr, key))
+            out[key] = out.get(key, value) if key == "properties" else value
     if is_object and mode.get("all_required") and isinstance(out.get("properties"), dict):
         required = [r for r in out.get("required", []) if isinstance(r, str)]
         for name, sub in out["properties"].items():
             if name in required:
                 continue
             pptr = jp.join(ptr, "properties", name)
-            out["properties"][name] = _nullable(sub)
+            widened = _nullable(sub)
+            already = widened == sub
+            out["properties"][name] = widened
             required.append(name)
-            w.nullable.append(pptr)
+            w.optional.append(pptr)
+            if not already:
+                w.nullable.append(pptr)
             w.loss(pptr, "required", name, Action.LOWERED, Effect.NEUTRAL,
                    f"optional `{name}` is required and nullable for {w.target} strict mode: "
-                   "send null for \"absent\" (mapped back by toolcast)")
+                   + ("null now also stands for \"absent\"" if already
+                      else "send null for \"absent\" (mapped back by toolcast)"))
+        if "required" not in out:
+            w.added.append(jp.join(ptr, "required"))
         out["required"] = required
     if is_root and not mode.get("root_composition", True):
         for key in ("anyOf", "oneOf", "allOf"):

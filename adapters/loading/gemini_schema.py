@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from ..jsonvalue import copy_json
 
 _MAX_DEPTH = 200
 
 
 def from_gemini_schema(schema: Any, depth: int = 0) -> Any:
     if not isinstance(schema, dict) or depth > _MAX_DEPTH:
-        return copy.deepcopy(schema)
+        return copy_json(schema)
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "type" and isinstance(value, str):
@@ -26,7 +27,7 @@ def from_gemini_schema(schema: Any, depth: int = 0) -> Any:
         elif key in ("nullable", "propertyOrdering"):
             continue
         else:
-            out[key] = copy.deepcopy(value)
+            out[key] = copy_json(value)
     if schema.get("nullable") is True:
         t = out.get("type")
         if isinstance(t, str) and t != "null":

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pointer as jp
 from ..errors import ConversionError
+from ..jsonvalue import copy_json
 from ..model import EMPTY_PARAMETERS, EXTENSION_KEY, CanonicalTool
 from ..targets import SHAPES
 from .gemini_schema import from_gemini_schema
@@ -129,23 +129,43 @@ def apply_roundtrip(tool: CanonicalTool, roundtrip: dict[str, Any]) -> Canonical
     changes: dict[str, Any] = {}
     if isinstance(roundtrip.get("name"), str):
         changes["name"] = roundtrip["name"]
+    optional = roundtrip.get("optional") or []
     nullable = roundtrip.get("nullable") or []
-    if nullable:
+    added = roundtrip.get("added") or []
+    if optional or nullable or added:
         doc = tool.to_dict()
         for ptr in sorted(nullable, key=len, reverse=True):
             _un_nullable(doc, ptr)
+        for ptr in sorted(optional, key=len, reverse=True):
+            _un_require(doc, ptr)
+        for ptr in sorted(added, key=len, reverse=True):
+            parts = jp.parts(ptr)
+            parent = jp.resolve(doc, jp.from_parts(parts[:-1]), None) if parts else None
+            if isinstance(parent, dict):
+                parent.pop(parts[-1], None)
         changes["parameters"] = doc["parameters"]
     return tool.replace(**changes) if changes else tool
 
 
-def _un_nullable(doc: dict[str, Any], ptr: str) -> None:
-    """Make the property at ``ptr`` optional and non-null again (inverse of strict lowering)."""
+def _un_require(doc: dict[str, Any], ptr: str) -> None:
+    """Make the property at ``ptr`` optional again (inverse of strict lowering)."""
     parts = jp.parts(ptr)
     if len(parts) < 2 or parts[-2] != "properties":
         return
     parent = jp.resolve(doc, jp.from_parts(parts[:-2]), None)
+    if not isinstance(parent, dict):
+        return
+    req = parent.get("required")
+    if isinstance(req, list) and parts[-1] in req:
+        req.remove(parts[-1])
+        if not req:
+            del parent["required"]
+
+
+def _un_nullable(doc: dict[str, Any], ptr: str) -> None:
+    """Take out the null that strict lowering added to the property at ``ptr``."""
     schema = jp.resolve(doc, ptr, None)
-    if not isinstance(parent, dict) or not isinstance(schema, dict):
+    if not isinstance(schema, dict):
         return
     t = schema.get("type")
     if isinstance(t, list) and "null" in t:
@@ -158,11 +178,6 @@ def _un_nullable(doc: dict[str, Any], ptr: str) -> None:
             schema.update(branches[0])
         else:
             schema["anyOf"] = branches
-    req = parent.get("required")
-    if isinstance(req, list) and parts[-1] in req:
-        req.remove(parts[-1])
-        if not req:
-            del parent["required"]
 
 
 def _unrecognised(obj: Any) -> str:
@@ -194,7 +209,7 @@ def _read(obj: Any, shape: str, where: str) -> CanonicalTool:
         raise ConversionError(shape, "to_canonical", "`description` must be a string", where + fields["description"])
     params = _get(obj, fields["parameters"])
     if params is None:
-        params = copy.deepcopy(EMPTY_PARAMETERS)
+        params = copy_json(EMPTY_PARAMETERS)
     if not isinstance(params, dict):
         raise ConversionError(shape, "to_canonical", "parameters must be a JSON object",
                               where + fields["parameters"])
@@ -266,7 +281,7 @@ def _from_legacy(params: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(spec, dict):
             properties[key] = {}
             continue
-        prop = {k: copy.deepcopy(v) for k, v in spec.items() if k != "required"}
+        prop = {k: copy_json(v) for k, v in spec.items() if k != "required"}
         if spec.get("required") is True:
             required.append(key)
         properties[key] = prop

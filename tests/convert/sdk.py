@@ -1,0 +1,125 @@
+"""The providers' own SDK types, used as validators of what toolcast emits (no API is called)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pydantic import TypeAdapter
+from toolcast.adapters.convert import load_profile
+
+
+def _openai_chat(out: dict[str, Any]) -> None:
+    from openai.types.chat import ChatCompletionFunctionToolParam
+
+    TypeAdapter(ChatCompletionFunctionToolParam).validate_python(out, strict=True)
+
+
+def _openai_responses(out: dict[str, Any]) -> None:
+    from openai.types.responses import FunctionToolParam
+
+    TypeAdapter(FunctionToolParam).validate_python(out, strict=True)
+    assert isinstance(out["strict"], bool), "Responses tools always carry `strict` explicitly"
+
+
+def _anthropic(out: dict[str, Any]) -> None:
+    from anthropic.types import ToolParam
+
+    TypeAdapter(ToolParam).validate_python(out, strict=True)
+    assert out["input_schema"]["type"] == "object"
+
+
+def _gemini(out: dict[str, Any]) -> None:
+    from google.genai import types
+
+    types.FunctionDeclaration.model_validate(out)  # extra="forbid": unknown keywords fail here
+
+
+def _mistral(out: dict[str, Any]) -> None:
+    from mistralai.client.models import Tool
+
+    Tool.model_validate(out)
+
+
+def _mcp(out: dict[str, Any]) -> None:
+    from mcp.types import Tool
+
+    Tool.model_validate(out)
+    assert out["inputSchema"]["type"] == "object"
+
+
+def _bedrock(out: dict[str, Any]) -> None:
+    # No Bedrock SDK among the test dependencies: check the documented ToolSpecification shape.
+    assert set(out) == {"toolSpec"}
+    spec = out["toolSpec"]
+    assert set(spec) <= {"name", "description", "inputSchema", "strict"}
+    assert set(spec["inputSchema"]) == {"json"} and spec["inputSchema"]["json"]["type"] == "object"
+    assert "description" not in spec or len(spec["description"]) >= 1
+
+
+VALIDATORS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "openai": _openai_chat, "openai-responses": _openai_responses, "anthropic": _anthropic,
+    "gemini": _gemini, "gemini-json": _gemini, "mistral": _mistral, "mcp": _mcp, "bedrock": _bedrock,
+}
+
+
+def name_of(target: str, out: dict[str, Any]) -> str:
+    if target in ("openai", "mistral"):
+        return str(out["function"]["name"])
+    if target == "bedrock":
+        return str(out["toolSpec"]["name"])
+    return str(out["name"])
+
+
+def schema_of(target: str, out: dict[str, Any]) -> Any:
+    return {
+        "openai": lambda: out["function"]["parameters"], "mistral": lambda: out["function"]["parameters"],
+        "openai-responses": lambda: out["parameters"], "anthropic": lambda: out["input_schema"],
+        "gemini": lambda: out.get("parameters"), "gemini-json": lambda: out["parametersJsonSchema"],
+        "mcp": lambda: out["inputSchema"], "bedrock": lambda: out["toolSpec"]["inputSchema"]["json"],
+    }[target]()
+
+
+def subschemas(schema: Any) -> Iterator[dict[str, Any]]:
+    """Every schema object inside ``schema`` (properties, items, combinators, definitions)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield node
+        for key in ("properties", "$defs", "definitions", "patternProperties"):
+            if isinstance(node.get(key), dict):
+                stack.extend(node[key].values())
+        for key in ("items", "additionalProperties", "not", "contains"):
+            if isinstance(node.get(key), dict):
+                stack.append(node[key])
+        for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            if isinstance(node.get(key), list):
+                stack.extend(node[key])
+
+
+def check_documented_rules(target: str, strict: bool, out: dict[str, Any]) -> None:
+    """Each target's documented rules, asserted directly (the SDK types are lenient on schemas)."""
+    name_rule = load_profile(target)["name"]
+    assert re.fullmatch(name_rule["pattern"], name_of(target, out))
+    schema = schema_of(target, out)
+    if schema is None:
+        return
+    nodes = list(subschemas(schema))
+    if target == "gemini":
+        for node in nodes:
+            assert not any(k.startswith("$") for k in node), node
+            for key in ("additionalProperties", "const", "oneOf", "allOf", "exclusiveMinimum", "multipleOf"):
+                assert key not in node, (key, node)
+            assert not isinstance(node.get("type"), list)
+            if "enum" in node:
+                assert all(isinstance(v, str) for v in node["enum"])
+    if target in ("openai", "openai-responses") and strict:
+        for node in nodes:
+            if node.get("type") == "object" or "properties" in node:
+                assert node.get("additionalProperties") is False, node
+                assert sorted(node.get("required", [])) == sorted(node["properties"]), node
+            for key in ("oneOf", "allOf", "default", "minLength", "maxLength", "uniqueItems"):
+                assert key not in node, (key, node)
