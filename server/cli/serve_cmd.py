@@ -1,0 +1,30 @@
+"""``toolcast serve``: the language server for editors (stdio; ``--tcp HOST:PORT`` for debugging)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("serve", help="run the language server (stdio)")
+    p.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (debugging)")
+    p.add_argument("--log-file", help="write the server's log here")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.log_file:
+        logging.basicConfig(filename=args.log_file, level=logging.INFO)
+    from toolcast.server.lsp.app import server  # pygls only when serving
+
+    if args.tcp:
+        host, _, port = args.tcp.rpartition(":")
+        if not port.isdigit():
+            print("toolcast: --tcp takes HOST:PORT", flush=True)
+            return 2
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0

@@ -1,0 +1,474 @@
+"""The toolcast language server: LSP wiring in one place; every answer comes from the pure core.
+
+Diagnostics are pushed (debounced per document, never for a stale version) unless the client declares
+pull diagnostics, in which case only ``textDocument/diagnostic`` answers. Positions are converted with
+toolcast's ``LineIndex`` in the encoding negotiated at ``initialize``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+from toolcast.adapters.checks import (
+    CheckConfig,
+    DocumentReport,
+    Finding,
+    Severity,
+    check_document,
+    check_names_across,
+    config_from_mapping,
+    load_config,
+    rule_url,
+)
+from toolcast.adapters.document import Encoding
+
+from .documents import Document, uri_to_path
+
+log = logging.getLogger("toolcast.server")
+
+SEVERITY = {
+    Severity.ERROR: t.DiagnosticSeverity.Error,
+    Severity.WARNING: t.DiagnosticSeverity.Warning,
+    Severity.INFO: t.DiagnosticSeverity.Information,
+    Severity.HINT: t.DiagnosticSeverity.Hint,
+}
+DEFAULT_DEBOUNCE = 0.03
+
+
+class ToolcastServer(LanguageServer):
+    def __init__(self) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            ver = version("toolcast")
+        except PackageNotFoundError:
+            ver = "0"
+        super().__init__("toolcast", ver, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
+        self.documents: dict[str, Document] = {}
+        self.client_settings: dict[str, Any] = {}
+        self.pull = False
+        self.debounce = DEFAULT_DEBOUNCE
+        self.pending: dict[str, asyncio.Task[None]] = {}
+        self.capabilities: t.ClientCapabilities | None = None
+        self.watchdog: asyncio.Future[None] | None = None
+
+    # -- configuration --------------------------------------------------------------------------
+    def config_for(self, doc: Document) -> CheckConfig:
+        """Project configuration (toolcast.toml / pyproject.toml) with client settings on top."""
+        path = doc.path
+        base, _ = load_config(path.parent) if path is not None else (CheckConfig(), [])
+        if not self.client_settings:
+            return base
+        merged, problems = config_from_mapping(self.client_settings, "client settings")
+        return merged if not problems else base
+
+    def set_client_settings(self, settings: Any) -> None:
+        data = settings.get("toolcast", settings) if isinstance(settings, dict) else {}
+        if not isinstance(data, dict):
+            data = {}
+        debounce = data.pop("debounce_ms", None) if "debounce_ms" in data else None
+        if isinstance(debounce, (int, float)) and 0 <= debounce <= 5000:
+            self.debounce = debounce / 1000
+        _, problems = config_from_mapping(data, "client settings") if data else (None, [])
+        if problems:
+            text = "; ".join(f"{p.key}: {p.message}" for p in problems)
+            self.window_show_message(t.ShowMessageParams(
+                t.MessageType.Warning, f"toolcast: invalid settings ({text}); using the defaults"))
+            self.window_log_message(t.LogMessageParams(t.MessageType.Warning, f"invalid settings: {text}"))
+            self.client_settings = {}
+        else:
+            self.client_settings = data
+
+    @property
+    def encoding(self) -> Encoding:
+        value = str(getattr(self.workspace, "position_encoding", "utf-16") or "utf-16")
+        return value if value in ("utf-8", "utf-16", "utf-32") else "utf-16"  # type: ignore[return-value]
+
+    # -- analysis -------------------------------------------------------------------------------
+    def is_candidate(self, doc: Document, config: CheckConfig) -> bool:
+        path = doc.path
+        name = path.name if path is not None else doc.uri.rsplit("/", 1)[-1]
+        rel = f"{path.parent.name}/{name}" if path is not None else name
+        return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) for g in config.globs)
+
+    def report(self, doc: Document) -> DocumentReport | None:
+        """The check report for the document's current version (computed once per version)."""
+        if doc.report is not None and doc.report_version == doc.version:
+            return doc.report
+        config = self.config_for(doc)
+        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config)
+        if not report.is_tool_file and not self.is_candidate(doc, config):
+            report = DocumentReport((), (), False)
+        doc.report, doc.report_version = report, doc.version
+        return report
+
+    def diagnostics(self, doc: Document) -> list[t.Diagnostic]:
+        report = self.report(doc)
+        if report is None:
+            return []
+        findings = list(report.findings)
+        # Registration checks across open documents: duplicate names in another file.
+        others = {self.key(d): r for d in self.documents.values() if (r := self.report(d)) is not None and r.tools}
+        if len(others) > 1 and self.key(doc) in others:
+            across = check_names_across(others, self.config_for(doc))
+            findings.extend(across.get(self.key(doc), ()))
+        return [self.to_diagnostic(doc, f) for f in findings]
+
+    @staticmethod
+    def key(doc: Document) -> str:
+        """How a document is named in cross-file findings: its path, else its URI."""
+        return str(doc.path) if doc.path is not None else doc.uri
+
+    def to_diagnostic(self, doc: Document, finding: Finding) -> t.Diagnostic:
+        enc = self.encoding
+        related = []
+        by_key = {self.key(d): d for d in self.documents.values()}
+        for rel in finding.related:
+            other = by_key.get(rel.path) if rel.path else doc
+            if other is None or rel.span is None:
+                continue
+            related.append(t.DiagnosticRelatedInformation(
+                t.Location(other.uri, self.range(other, rel.span, enc)), rel.message))
+        data = {"version": doc.version, "pointer": finding.pointer, "target": finding.target,
+                "tool_index": finding.tool_index, "fixes": [fx.to_dict() for fx in finding.all_fixes()]}
+        return t.Diagnostic(
+            range=self.range(doc, finding.span, enc),
+            message=finding.message,
+            severity=SEVERITY.get(finding.severity, t.DiagnosticSeverity.Warning),
+            code=finding.code,
+            code_description=t.CodeDescription(rule_url(finding.code)),
+            source="toolcast",
+            related_information=related or None,
+            data=data,
+        )
+
+    @staticmethod
+    def range(doc: Document, span: tuple[int, int], enc: Encoding) -> t.Range:
+        sl, sc = doc.index.position(span[0], enc)
+        el, ec = doc.index.position(span[1], enc)
+        return t.Range(t.Position(sl, sc), t.Position(el, ec))
+
+    # -- push -----------------------------------------------------------------------------------
+    def schedule(self, uri: str) -> None:
+        if self.pull:
+            return
+        old = self.pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        self.pending[uri] = asyncio.ensure_future(self._publish_later(uri))
+
+    async def _publish_later(self, uri: str) -> None:
+        await asyncio.sleep(self.debounce)
+        doc = self.documents.get(uri)
+        if doc is None:
+            return
+        version = doc.version
+        diags = self.diagnostics(doc)
+        if self.documents.get(uri) is doc and doc.version == version:  # never publish for a stale version
+            self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri, diags, version))
+        self.pending.pop(uri, None)
+
+
+server = ToolcastServer()
+
+
+@server.feature(t.INITIALIZE)
+def initialize(ls: ToolcastServer, params: t.InitializeParams) -> None:
+    ls.capabilities = params.capabilities
+    td = params.capabilities.text_document
+    ls.pull = bool(td is not None and td.diagnostic is not None)
+    if ls.pull:
+        ls.feature(t.TEXT_DOCUMENT_DIAGNOSTIC, t.DiagnosticOptions(
+            identifier="toolcast", inter_file_dependencies=True, workspace_diagnostics=False))(pull_diagnostics)
+    if params.initialization_options:
+        ls.set_client_settings(params.initialization_options)
+    if params.process_id:
+        ls.watchdog = asyncio.ensure_future(_exit_with_client(params.process_id))
+
+
+async def _exit_with_client(pid: int) -> None:
+    """Stop when the editor that started us is gone (it can die without sending shutdown/exit)."""
+    while True:
+        await asyncio.sleep(3)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:
+            pass
+
+
+@server.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: ToolcastServer, params: t.DidChangeConfigurationParams) -> None:
+    ls.set_client_settings(params.settings if isinstance(params.settings, dict) else {})
+    for doc in ls.documents.values():
+        doc.report = None
+        ls.schedule(doc.uri)
+    if ls.pull:
+        ls.workspace_diagnostic_refresh(None)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: ToolcastServer, params: t.DidOpenTextDocumentParams) -> None:
+    item = params.text_document
+    ls.documents[item.uri] = Document(item.uri, item.text, item.version, item.language_id)
+    ls.schedule(item.uri)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: ToolcastServer, params: t.DidChangeTextDocumentParams) -> None:
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return  # an edit to a document that was never opened: nothing to apply it to
+    if params.text_document.version is not None and params.text_document.version < doc.version:
+        return  # out of order: keep the newer text
+    doc.apply(list(params.content_changes), params.text_document.version, ls.encoding)
+    ls.schedule(doc.uri)
+    for other in ls.documents.values():  # duplicate names elsewhere may have appeared or gone
+        if other is not doc and other.report is not None and other.report.tools:
+            ls.schedule(other.uri)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.documents.pop(uri, None)
+    task = ls.pending.pop(uri, None)
+    if task is not None:
+        task.cancel()
+    if not ls.pull:
+        ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri, []))
+
+
+def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> t.DocumentDiagnosticReport:
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return t.RelatedFullDocumentDiagnosticReport(items=[])
+    return t.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(doc), result_id=f"{doc.uri}@{doc.version}")
+
+
+def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:
+    report = ls.report(doc)
+    for tool in report.tools if report else ():
+        if tool.span[0] <= offset <= tool.span[1]:
+            return tool
+    return None
+
+
+def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[str, str]:
+    """(file name, text) of the export — exactly what ``toolcast convert`` prints for the same input."""
+    from toolcast.adapters.convert import convert, convert_all
+    from toolcast.adapters.document import parse
+    from toolcast.adapters.loading import load_tools
+    from toolcast.server.cli.convert_cmd import render
+
+    loaded = load_tools(parse(doc.text).value)
+    path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
+    stem = path.name
+    for suffix in (".tool.json", ".tools.json", ".jsonc", ".json"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    if tool_index is not None:
+        chosen = [lt for lt in loaded if lt.index == tool_index]
+        output: Any = convert(chosen[0].tool, target).output if chosen else None
+        name = f"{chosen[0].tool.name if chosen else stem}.{target}.json"
+    elif len(loaded) == 1 and loaded[0].pointer == "":
+        output = convert(loaded[0].tool, target).output
+        name = f"{stem}.{target}.json"
+    else:
+        output = convert_all([lt.tool for lt in loaded], target).output
+        name = f"{stem}.{target}.json"
+    return name, render(output)
+
+
+@server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(code_action_kinds=[
+    t.CodeActionKind.QuickFix, t.CodeActionKind.Source, t.CodeActionKind.RefactorRewrite]))
+def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    from toolcast.adapters.targets import DISPLAY_NAMES, TARGETS
+
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return []
+    only = params.context.only
+    actions: list[t.CodeAction] = []
+
+    def wanted(kind: str) -> bool:
+        return not only or any(kind == k or kind.startswith(f"{k}.") for k in only)
+
+    # Quick fixes straight from each diagnostic's data: no second analysis.
+    for diag in params.context.diagnostics:
+        data = diag.data if isinstance(diag.data, dict) else {}
+        if data.get("version") != doc.version or not wanted("quickfix"):
+            continue  # computed for another version of the text: refused
+        for fix in data.get("fixes", []):
+            edits = [t.TextEdit(ls.range(doc, (e["start"], e["end"]), ls.encoding), e["new_text"])
+                     for e in fix.get("edits", [])]
+            actions.append(t.CodeAction(
+                title=fix.get("title", "Fix"), kind=t.CodeActionKind.QuickFix, diagnostics=[diag],
+                edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
+                    t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
+
+    report = ls.report(doc)
+    if report is None or not report.tools:
+        return actions
+    offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
+    under = tool_at(ls, doc, offset)
+    creates = _supports_create(ls)
+    for target in TARGETS:
+        scopes: list[tuple[str, int | None]] = [("file", None)]
+        if under is not None and len(report.tools) > 1:
+            scopes.insert(0, ("tool", under.index))
+        for scope, index in scopes:
+            kind = f"source.toolcast.export.{target}"
+            if not wanted(kind):
+                continue
+            label = DISPLAY_NAMES[target]
+            what = f" ({under.name})" if scope == "tool" and under is not None else ""
+            args = [doc.uri, target, index]
+            try:
+                name, text = render_export(doc, target, index)
+            except Exception as exc:  # a file that does not load: no export offered
+                log.info("export not offered: %s", exc)
+                continue
+            dest = (doc.path.parent / name) if doc.path else None
+            exists = dest is not None and dest.exists()
+            title = f"Export to {label}{what}"
+            if creates and dest is not None:
+                if exists:
+                    if not _supports_overwrite(ls):
+                        continue
+                    title += f" (overwrite {name})"
+                uri = dest.as_uri()
+                edit = t.WorkspaceEdit(document_changes=[
+                    t.CreateFile(uri=uri, options=t.CreateFileOptions(overwrite=True) if exists else None),
+                    t.TextDocumentEdit(t.OptionalVersionedTextDocumentIdentifier(uri, None),
+                                       [t.TextEdit(t.Range(t.Position(0, 0), t.Position(0, 0)), text)]),
+                ])
+                actions.append(t.CodeAction(title=title, kind=kind, edit=edit))
+            else:
+                actions.append(t.CodeAction(title=title, kind=kind,
+                                            command=t.Command(title, "toolcast.export", arguments=args)))
+    return actions
+
+
+def _supports_create(ls: ToolcastServer) -> bool:
+    ws = ls.capabilities.workspace if ls.capabilities else None
+    edit = ws.workspace_edit if ws else None
+    ops = edit.resource_operations if edit else None
+    return bool(edit and edit.document_changes and ops and t.ResourceOperationKind.Create in ops)
+
+
+def _supports_overwrite(ls: ToolcastServer) -> bool:
+    # The LSP has no separate capability for `overwrite`; creating over a file is only offered when the
+    # client also declares delete support, i.e. it handles full resource operations.
+    ws = ls.capabilities.workspace if ls.capabilities else None
+    ops = ws.workspace_edit.resource_operations if ws and ws.workspace_edit else None
+    return bool(ops and t.ResourceOperationKind.Delete in ops)
+
+
+@server.command("toolcast.export")
+def export_command(ls: ToolcastServer, *args: Any) -> Any:
+    """Arguments: uri, target, [tool index or null], [return the JSON instead of writing: true].
+    Writes ``<stem>.<target>.json`` beside the file (never over an existing one), or returns the JSON."""
+    from toolcast.adapters.targets import TARGETS
+
+    if len(args) < 2 or not isinstance(args[0], str) or args[1] not in TARGETS:
+        raise ValueError("toolcast.export takes: uri, target[, tool index][, return json]")
+    uri, target = args[0], args[1]
+    tool_index = args[2] if len(args) > 2 and isinstance(args[2], int) else None
+    return_json = bool(args[3]) if len(args) > 3 else False
+    doc = ls.documents.get(uri)
+    if doc is None:
+        path = uri_to_path(uri)
+        if path is None or not path.is_file():
+            raise ValueError(f"unknown document {uri}")
+        doc = Document(uri, path.read_text(encoding="utf-8-sig"), 0)
+    name, text = render_export(doc, target, tool_index)
+    if return_json:
+        return json.loads(text)
+    if doc.path is None:
+        raise ValueError("export needs a file on disk")
+    dest = doc.path.parent / name
+    if dest.exists():
+        raise ValueError(f"{dest.name} exists; toolcast does not overwrite it")
+    from toolcast.server.cli.convert_cmd import write_atomic
+
+    write_atomic(dest, text, source=doc.path)
+    return {"path": str(dest)}
+
+
+@server.feature(t.TEXT_DOCUMENT_HOVER)
+def hover(ls: ToolcastServer, params: t.HoverParams) -> t.Hover | None:
+    from .hover import hover_text
+
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None or ls.report(doc) is None:
+        return None
+    offset = doc.index.offset(params.position.line, params.position.character, ls.encoding)
+    found = hover_text(doc.text, offset, ls.report(doc), ls.config_for(doc))
+    if found is None:
+        return None
+    text, span = found
+    return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text), ls.range(doc, span, ls.encoding))
+
+
+@server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbol(ls: ToolcastServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
+    from toolcast.adapters.document import parse
+    from toolcast.adapters.loading import iter_tool_objects
+
+    doc = ls.documents.get(params.text_document.uri)
+    report = ls.report(doc) if doc else None
+    if doc is None or report is None or not report.tools:
+        return []
+    parsed = parse(doc.text)
+    fields = {o.index: o.field_pointers for o in iter_tool_objects(parsed.value)}
+    symbols = []
+    for tool in report.tools:
+        children = []
+        params_ptr = fields.get(tool.index, {}).get("parameters")
+        props = parsed.node_at(params_ptr + "/properties") if params_ptr else None
+        for prop in (props.properties or []) if props is not None else []:
+            if prop.value is None:
+                continue
+            rng = ls.range(doc, (prop.start, prop.end), ls.encoding)
+            sel = ls.range(doc, (prop.key_start, prop.key_end), ls.encoding)
+            children.append(t.DocumentSymbol(prop.key, t.SymbolKind.Field, rng, sel))
+        rng = ls.range(doc, tool.span, ls.encoding)
+        sel = ls.range(doc, tool.name_span or tool.span, ls.encoding)
+        symbols.append(t.DocumentSymbol(tool.name or f"tool {tool.index}", t.SymbolKind.Function, rng, sel,
+                                        detail=tool.shape, children=children))
+    return symbols
+
+
+@server.feature(t.TEXT_DOCUMENT_CODE_LENS)
+def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
+    doc = ls.documents.get(params.text_document.uri)
+    report = ls.report(doc) if doc else None
+    if doc is None or report is None:
+        return []
+    lenses = []
+    for tool in report.tools:
+        counts: dict[str, int] = {}
+        for f in report.findings:
+            if f.tool_index == tool.index and f.target and f.code.startswith("TC5") and f.code != "TC501":
+                counts[f.target] = counts.get(f.target, 0) + 1
+        summary = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) or "no losses"
+        pos = ls.range(doc, (tool.span[0], tool.span[0]), ls.encoding)
+        lenses.append(t.CodeLens(pos, t.Command(f"toolcast: {summary}", "toolcast.export",
+                                                arguments=[doc.uri, "mcp", tool.index, True])))
+    return lenses
+
+
+def main(argv: list[str] | None = None) -> None:
+    logging.basicConfig(level=logging.WARNING)
+    server.start_io()

@@ -1,0 +1,65 @@
+"""Open documents as toolcast sees them: text, version, line index and the latest check report.
+
+toolcast keeps its own store and applies incremental changes with its own ``LineIndex`` (LSP line
+breaks only), so positions stay right in files holding U+2028 and similar characters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from toolcast.adapters.checks import DocumentReport
+from toolcast.adapters.document import Encoding, LineIndex
+
+
+def uri_to_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path))
+
+
+@dataclass
+class Document:
+    uri: str
+    text: str
+    version: int
+    language_id: str = "json"
+    index: LineIndex = field(init=False)
+    report: DocumentReport | None = None
+    report_version: int | None = None
+
+    def __post_init__(self) -> None:
+        self.index = LineIndex(self.text)
+
+    @property
+    def path(self) -> Path | None:
+        return uri_to_path(self.uri)
+
+    def set_text(self, text: str, version: int) -> None:
+        self.text = text
+        self.version = version
+        self.index = LineIndex(text)
+        self.report = None
+        self.report_version = None
+
+    def apply(self, changes: list[Any], version: int, encoding: Encoding) -> None:
+        """Apply ``didChange`` content changes in order (whole-document or ranged)."""
+        text = self.text
+        index = self.index
+        for change in changes:
+            rng = getattr(change, "range", None)
+            if rng is None:
+                text = change.text
+            else:
+                text, _, _ = index.apply_change((rng.start.line, rng.start.character),
+                                                (rng.end.line, rng.end.character), change.text, encoding)
+            index = LineIndex(text)
+        self.text = text
+        self.index = index
+        self.version = version
+        self.report = None
+        self.report_version = None

@@ -1,0 +1,56 @@
+"""Hover texts: for a schema keyword, what each target does with it; for a tool's name, its losses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.adapters.checks import CheckConfig, DocumentReport
+from toolcast.adapters.document import parse
+from toolcast.adapters.targets import DISPLAY_NAMES
+
+
+def keyword_fate(keyword: str, mode: dict[str, Any]) -> str:
+    action = mode.get("keywords", {}).get(keyword)
+    if isinstance(action, str):
+        return {"fold": "folded into the description", "drop": "dropped", "reject": "rejected"}.get(action, action)
+    special = {
+        "$ref": "inlined" if mode.get("refs") == "inline" or not mode.get("recursion", True) else "kept",
+        "oneOf": "becomes anyOf" if mode.get("oneOf") == "anyOf" else "kept",
+        "allOf": "merged" if mode.get("allOf") == "merge" else "kept",
+        "const": "becomes a one-value enum" if mode.get("const") == "enum" else "kept",
+        "additionalProperties": "dropped" if mode.get("additionalProperties") == "drop"
+        else "forced to false" if mode.get("closed_objects") else "kept",
+    }
+    return special.get(keyword, "kept")
+
+
+def hover_text(text: str, offset: int, report: DocumentReport | None, config: CheckConfig
+               ) -> tuple[str, tuple[int, int]] | None:
+    from toolcast.adapters.convert import load_profile
+
+    parsed = parse(text)
+    loc = parsed.location(offset)
+    if not loc.pointer:
+        return None
+    key = loc.pointer.rsplit("/", 1)[-1]
+    findings = report.findings if report else ()
+    for tool in report.tools if report else ():
+        if tool.name_span and tool.name_span[0] <= offset <= tool.name_span[1]:
+            lines = [f"**{tool.name}**"]
+            for target in config.targets:
+                n = len([f for f in findings if f.tool_index == tool.index and f.target == target
+                         and f.code.startswith("TC5")])
+                lines.append(f"- {DISPLAY_NAMES[target]}: {'kept' if n == 0 else f'{n} loss(es)'}")
+            return "\n".join(lines), tool.name_span
+    span = parsed.span(loc.pointer, "key")
+    if not loc.is_key or span is None or ("/parameters" not in loc.pointer and "Schema" not in loc.pointer \
+            and "input_schema" not in loc.pointer):
+        return None
+    lines = [f"`{key}`"]
+    for target in config.targets:
+        profile = load_profile(target)
+        fates = {name: keyword_fate(key, mode) for name, mode in profile["modes"].items()}
+        shown = "; ".join(f"{name.replace('_', '-')}: {fate}" for name, fate in fates.items()) \
+            if len(set(fates.values())) > 1 else next(iter(fates.values()))
+        lines.append(f"- {DISPLAY_NAMES[target]}: {shown}")
+    return "\n".join(lines), span

@@ -1,0 +1,181 @@
+"""The real server over stdio, driven with VS Code's and Neovim's capability presets (pytest-lsp)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+# Line 2 holds an emoji before the defect, so utf-16 and utf-8 columns differ.
+TEXT = (
+    '{\n'
+    '  "name": "get_weather",\n'
+    '  "description": "Weather 😋 now", "description": "Weather", "parameters": {"type": "object", "properties": {\n'
+    '    "u": {"type": "string", "const": "c"}}, "required": ["u", "ghost"]}\n'
+    '}\n'
+)
+
+
+@pytest_lsp.fixture(params=["visual-studio-code", "neovim"],
+                    config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
+async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await lsp_client.initialize_session(t.InitializeParams(capabilities=client_capabilities(request.param)))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _is_pull(client: LanguageClient) -> bool:
+    caps = client.capabilities
+    return bool(caps and caps.text_document and caps.text_document.diagnostic)
+
+
+async def _diagnostics(client: LanguageClient, uri: str) -> list[t.Diagnostic]:
+    if _is_pull(client):
+        report = await client.text_document_diagnostic_async(
+            t.DocumentDiagnosticParams(t.TextDocumentIdentifier(uri)))
+        return list(report.items)
+    await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return list(client.diagnostics[uri])
+
+
+def _open(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(uri, "json", version, text)))
+    return uri
+
+
+async def test_diagnostics_with_codes_and_ranges_in_the_negotiated_encoding(client: LanguageClient,
+                                                                            tmp_path: Path) -> None:
+    uri = _open(client, tmp_path / "w.tool.json", TEXT)
+    diags = await _diagnostics(client, uri)
+    by_code = {d.code: d for d in diags}
+    ghost = by_code["TC302"]  # `required` names a property that does not exist
+    line = TEXT.splitlines()[3]
+    col32 = line.index('"ghost"')
+    assert ghost.range.start.line == 3 and ghost.range.start.character == col32  # ASCII line: same in all
+    assert ghost.source == "toolcast" and ghost.code_description is not None
+    emoji_line = TEXT.splitlines()[2]
+    second = emoji_line.index('"description"', 5)
+    utf8 = client.capabilities.general is not None and client.capabilities.general.position_encodings is not None
+    prefix = emoji_line[:second]
+    expected = len(prefix.encode("utf-8")) if utf8 else len(prefix.encode("utf-16-le")) // 2
+    (dup,) = [d for d in diags if d.code == "TC002"]  # the repeated key, after the emoji
+    assert (dup.range.start.line, dup.range.start.character) == (2, expected)
+    assert expected == second + (3 if utf8 else 1)  # 😋: 4 UTF-8 bytes or 2 UTF-16 units for 1 code point
+    losses = [d for d in diags if str(d.code).startswith("TC5") and d.range.start.line == 3]
+    assert losses  # `const` for Gemini: reported on the keyword
+
+
+async def test_change_and_stale_versions(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path / "s.tool.json", TEXT)
+    await _diagnostics(client, uri)
+    good = TEXT.replace(', "ghost"', "")
+    for version, text in ((2, TEXT + " "), (3, good)):
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [t.TextDocumentContentChangeWholeDocument(text)]))
+    # An older version arriving late is ignored: the text stays at version 3.
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        t.VersionedTextDocumentIdentifier(version=2, uri=uri), [t.TextDocumentContentChangeWholeDocument(TEXT)]))
+    if _is_pull(client):
+        report = await client.text_document_diagnostic_async(t.DocumentDiagnosticParams(t.TextDocumentIdentifier(uri)))
+        assert report.result_id.endswith("@3")
+        codes = {d.code for d in report.items}
+    else:
+        published = await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        assert published.version == 3  # the burst is debounced: only the newest version is published
+        codes = {d.code for d in published.diagnostics}
+    assert "TC302" not in codes
+
+
+async def test_incremental_edit_is_applied_at_the_right_place(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path / "i.tool.json", TEXT)
+    await _diagnostics(client, uri)
+    line = TEXT.splitlines()[3]
+    start = line.index(', "ghost"')
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        t.VersionedTextDocumentIdentifier(version=2, uri=uri),
+        [t.TextDocumentContentChangePartial(t.Range(t.Position(3, start), t.Position(3, start + 9)), "")]))
+    diags = await _diagnostics(client, uri)
+    assert "TC302" not in {d.code for d in diags}
+
+
+async def test_quick_fix_from_diagnostic_data(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path / "q.tool.json", TEXT)
+    diags = await _diagnostics(client, uri)
+    ghost = next(d for d in diags if d.code == "TC302")
+    actions = await client.text_document_code_action_async(t.CodeActionParams(
+        t.TextDocumentIdentifier(uri), ghost.range, t.CodeActionContext([ghost], only=[t.CodeActionKind.QuickFix])))
+    assert actions, "a fix for an undefined required entry"
+    edit = actions[0].edit
+    assert edit is not None and edit.document_changes
+    change = edit.document_changes[0]
+    assert isinstance(change, t.TextDocumentEdit) and change.text_document.version == 1
+
+
+async def test_export_action_equals_toolcast_convert(client: LanguageClient, tmp_path: Path) -> None:
+    path = tmp_path / "exp.tool.json"
+    uri = _open(client, path, TEXT)
+    await _diagnostics(client, uri)
+    actions = await client.text_document_code_action_async(t.CodeActionParams(
+        t.TextDocumentIdentifier(uri), t.Range(t.Position(1, 3), t.Position(1, 3)), t.CodeActionContext([])))
+    titles = [a.title for a in actions]
+    assert "Export to Anthropic" in titles and "Export to Gemini (parametersJsonSchema)" in titles
+    action = next(a for a in actions if a.title == "Export to Anthropic")
+    expected = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(path), "--to",
+                               "anthropic"], capture_output=True, text=True, check=True).stdout
+    if getattr(action, "edit", None) is not None:
+        create, write = action.edit.document_changes
+        assert isinstance(create, t.CreateFile) and create.uri.endswith("exp.anthropic.json")
+        assert write.edits[0].new_text == expected
+    else:
+        # Without resource operations the action runs the `toolcast.export` command. (pytest-lsp's client
+        # structures the CodeAction|Command union lossily here, so the test sends the command itself.)
+        assert "toolcast.export" in str(action.command)
+        result = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+            "toolcast.export", [uri, "anthropic", None]))
+        created = tmp_path / "exp.anthropic.json"
+        assert result["path"] == str(created) and created.read_text(encoding="utf-8") == expected
+    from anthropic.types import ToolParam
+    from pydantic import TypeAdapter
+
+    TypeAdapter(ToolParam).validate_python(json.loads(expected))
+
+
+async def test_hover_symbols_and_lens(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path / "h.tool.json", TEXT)
+    await _diagnostics(client, uri)
+    line = TEXT.splitlines()[3]
+    hover = await client.text_document_hover_async(t.HoverParams(
+        t.TextDocumentIdentifier(uri), t.Position(3, line.index('"const"') + 2)))
+    assert hover is not None and "Gemini (parameters): becomes a one-value enum" in hover.contents.value
+    symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(t.TextDocumentIdentifier(uri)))
+    assert [s.name for s in symbols] == ["get_weather"] and [c.name for c in symbols[0].children] == ["u"]
+    lenses = await client.text_document_code_lens_async(t.CodeLensParams(t.TextDocumentIdentifier(uri)))
+    assert len(lenses) == 1 and lenses[0].command.title.startswith("toolcast: ")
+
+
+async def test_duplicate_names_across_two_open_files(client: LanguageClient, tmp_path: Path) -> None:
+    tool = json.dumps({"name": "same", "description": "d", "parameters": {"type": "object", "properties": {}}})
+    first = _open(client, tmp_path / "a.tool.json", tool)
+    await _diagnostics(client, first)
+    second = _open(client, tmp_path / "b.tool.json", tool)
+    diags = await _diagnostics(client, second)
+    dup = [d for d in diags if d.code == "TC202"]
+    assert dup and dup[0].related_information and dup[0].related_information[0].location.uri == first
+
+
+async def test_other_json_files_get_nothing_and_unknown_documents_do_not_crash(client: LanguageClient,
+                                                                               tmp_path: Path) -> None:
+    uri = _open(client, tmp_path / "package.json", '{"name": "x", "version": "1.0.0"}')
+    assert await _diagnostics(client, uri) == []
+    hover = await client.text_document_hover_async(t.HoverParams(
+        t.TextDocumentIdentifier("file:///nowhere.json"), t.Position(0, 0)))
+    assert hover is None
