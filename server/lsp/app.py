@@ -364,7 +364,8 @@ def _supports_create(ls: ToolcastServer) -> bool:
     ws = ls.capabilities.workspace if ls.capabilities else None
     edit = ws.workspace_edit if ws else None
     ops = edit.resource_operations if edit else None
-    return bool(edit and edit.document_changes and ops and t.ResourceOperationKind.Create in ops)
+    # Neovim declares resource operations without `documentChanges` and applies them all the same.
+    return bool(ops and t.ResourceOperationKind.Create in ops)
 
 
 def _supports_overwrite(ls: ToolcastServer) -> bool:
