@@ -270,8 +270,10 @@ _METADATA = ("title", "namespace", "version", "category", "tags", "timeout", "re
 
 
 def _metadata_losses(ctx: _Ctx) -> None:
-    tool = ctx.tool.to_dict()
     for key in _METADATA:
-        if key in tool and key not in ctx.carried:
-            ctx.losses.append(Loss(ctx.target, "/" + key, key, tool[key], Action.DROPPED, Effect.NEUTRAL,
-                                   f"{ctx.target} tools have no `{key}`; not sent"))
+        value = getattr(ctx.tool, key)
+        if value is None or value == () or key in ctx.carried:
+            continue
+        value = list(value) if isinstance(value, tuple) else copy_json(value)
+        ctx.losses.append(Loss(ctx.target, "/" + key, key, value, Action.DROPPED, Effect.NEUTRAL,
+                               f"{ctx.target} tools have no `{key}`; not sent"))
