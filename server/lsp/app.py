@@ -59,6 +59,8 @@ class ToolcastServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.capabilities: t.ClientCapabilities | None = None
         self.watchdog: asyncio.Future[None] | None = None
+        self.roots: list[Path] = []
+        self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
 
     # -- configuration --------------------------------------------------------------------------
     def config_for(self, doc: Document) -> CheckConfig:
@@ -86,6 +88,8 @@ class ToolcastServer(LanguageServer):
             self.client_settings = {}
         else:
             self.client_settings = data
+        for doc in self.documents.values():  # reports depend on the settings
+            doc.report = None
 
     @property
     def encoding(self) -> Encoding:
@@ -115,8 +119,10 @@ class ToolcastServer(LanguageServer):
         if report is None:
             return []
         findings = list(report.findings)
-        # Registration checks across open documents: duplicate names in another file.
-        others = {self.key(d): r for d in self.documents.values() if (r := self.report(d)) is not None and r.tools}
+        # Registration checks across files (open ones and the workspace index): duplicate names.
+        others = {path: report for path, (_, report) in self.indexed.items() if report.tools}
+        others.update({self.key(d): r for d in self.documents.values()
+                       if (r := self.report(d)) is not None and r.tools})
         if len(others) > 1 and self.key(doc) in others:
             across = check_names_across(others, self.config_for(doc))
             findings.extend(across.get(self.key(doc), ()))
@@ -133,6 +139,8 @@ class ToolcastServer(LanguageServer):
         by_key = {self.key(d): d for d in self.documents.values()}
         for rel in finding.related:
             other = by_key.get(rel.path) if rel.path else doc
+            if other is None and rel.path in self.indexed:  # a closed file: positions from its text on disk
+                other = Document(Path(rel.path).as_uri(), self.indexed[rel.path][0], 0)
             if other is None or rel.span is None:
                 continue
             related.append(t.DiagnosticRelatedInformation(
@@ -190,8 +198,102 @@ def initialize(ls: ToolcastServer, params: t.InitializeParams) -> None:
             identifier="toolcast", inter_file_dependencies=True, workspace_diagnostics=False))(pull_diagnostics)
     if params.initialization_options:
         ls.set_client_settings(params.initialization_options)
+    folders = [f.uri for f in params.workspace_folders or []] or ([params.root_uri] if params.root_uri else [])
+    ls.roots = [p for p in (uri_to_path(u) for u in folders) if p is not None and p.is_dir()]
     if params.process_id:
         ls.watchdog = asyncio.ensure_future(_exit_with_client(params.process_id))
+
+
+@server.feature(t.INITIALIZED)
+async def initialized(ls: ToolcastServer, params: t.InitializedParams) -> None:
+    caps = ls.capabilities.workspace if ls.capabilities else None
+    watch = caps.did_change_watched_files if caps else None
+    registrations = []
+    if watch is not None and watch.dynamic_registration:
+        registrations.append(t.Registration(
+            "toolcast-watch", t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            t.DidChangeWatchedFilesRegistrationOptions([t.FileSystemWatcher("**/*.{json,jsonc}")])))
+    conf = caps.did_change_configuration if caps else None
+    if conf is not None and conf.dynamic_registration:
+        registrations.append(t.Registration(
+            "toolcast-config", t.WORKSPACE_DID_CHANGE_CONFIGURATION,
+            t.DidChangeConfigurationRegistrationOptions(section="toolcast")))
+    if registrations:
+        try:
+            await asyncio.wait_for(ls.client_register_capability_async(t.RegistrationParams(registrations)), 5)
+        except Exception as exc:  # the client declared it but cannot do it: carry on without
+            log.info("client/registerCapability failed: %s", exc)
+    if caps is not None and caps.configuration:
+        await pull_configuration(ls)
+    await index_workspace(ls)
+
+
+async def pull_configuration(ls: ToolcastServer) -> None:
+    try:
+        answer = await asyncio.wait_for(ls.workspace_configuration_async(
+            t.ConfigurationParams([t.ConfigurationItem(section="toolcast")])), 5)
+    except Exception as exc:  # a client that cannot answer: keep what we have
+        log.info("workspace/configuration failed: %r", exc)
+        return
+    settings = answer[0] if isinstance(answer, (list, tuple)) and answer else None
+    if isinstance(settings, dict):
+        ls.set_client_settings(settings)
+
+
+async def index_workspace(ls: ToolcastServer) -> None:
+    """Check every tool file of the workspace once, with `$/progress` where the client supports it."""
+    from .workspace import check_file, tool_files
+
+    window = ls.capabilities.window if ls.capabilities else None
+    token = "toolcast-index"
+    progress = bool(window and window.work_done_progress)
+    if progress:
+        try:
+            await ls.work_done_progress.create_async(token)
+            ls.work_done_progress.begin(token, t.WorkDoneProgressBegin("toolcast: indexing tool files",
+                                                                       percentage=0))
+        except Exception:
+            progress = False
+    paths = [p for root in ls.roots for p in tool_files(root, load_config(root)[0])]
+    for i, path in enumerate(paths):
+        checked = check_file(path, load_config(path.parent)[0])
+        if checked is not None:
+            ls.indexed[str(path)] = checked
+        if progress and i % 20 == 0:
+            ls.work_done_progress.report(token, t.WorkDoneProgressReport(
+                message=f"{i + 1}/{len(paths)}", percentage=int(100 * (i + 1) / max(1, len(paths)))))
+        await asyncio.sleep(0)  # let requests through while indexing
+    if progress:
+        ls.work_done_progress.end(token, t.WorkDoneProgressEnd(f"{len(ls.indexed)} tool files"))
+    for doc in ls.documents.values():
+        ls.schedule(doc.uri)
+
+
+@server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFilesParams) -> None:
+    from .workspace import check_file
+
+    for change in params.changes:
+        path = uri_to_path(change.uri)
+        if path is None:
+            continue
+        if change.type == t.FileChangeType.Deleted:
+            ls.indexed.pop(str(path), None)
+        else:
+            checked = check_file(path, load_config(path.parent)[0])
+            if checked is not None and (checked[1].is_tool_file or str(path) in ls.indexed):
+                ls.indexed[str(path)] = checked
+    for doc in ls.documents.values():
+        ls.schedule(doc.uri)
+    refresh(ls)
+
+
+def refresh(ls: ToolcastServer) -> None:
+    """Ask a pull client to re-pull, when it says it can."""
+    caps = ls.capabilities.workspace if ls.capabilities else None
+    diag = caps.diagnostics if caps else None
+    if ls.pull and diag is not None and diag.refresh_support:
+        ls.workspace_diagnostic_refresh(None)
 
 
 async def _exit_with_client(pid: int) -> None:
@@ -207,13 +309,16 @@ async def _exit_with_client(pid: int) -> None:
 
 
 @server.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)
-def did_change_configuration(ls: ToolcastServer, params: t.DidChangeConfigurationParams) -> None:
-    ls.set_client_settings(params.settings if isinstance(params.settings, dict) else {})
+async def did_change_configuration(ls: ToolcastServer, params: t.DidChangeConfigurationParams) -> None:
+    caps = ls.capabilities.workspace if ls.capabilities else None
+    if isinstance(params.settings, dict) and params.settings:
+        ls.set_client_settings(params.settings)
+    elif caps is not None and caps.configuration:
+        await pull_configuration(ls)
     for doc in ls.documents.values():
         doc.report = None
         ls.schedule(doc.uri)
-    if ls.pull:
-        ls.workspace_diagnostic_refresh(None)
+    refresh(ls)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
@@ -240,7 +345,15 @@ def did_change(ls: ToolcastServer, params: t.DidChangeTextDocumentParams) -> Non
 @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.documents.pop(uri, None)
+    closed = ls.documents.pop(uri, None)
+    path = closed.path if closed is not None else None
+    was_tool_file = closed is not None and closed.report is not None and bool(closed.report.tools)
+    if path is not None and (str(path) in ls.indexed or was_tool_file):
+        from .workspace import check_file
+
+        checked = check_file(path, load_config(path.parent)[0])
+        if checked is not None:
+            ls.indexed[str(path)] = checked  # the text on disk again, for names across files
     task = ls.pending.pop(uri, None)
     if task is not None:
         task.cancel()
@@ -405,6 +518,22 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
 
     write_atomic(dest, text, source=doc.path)
     return {"path": str(dest)}
+
+
+@server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=['"']))
+def completion(ls: ToolcastServer, params: t.CompletionParams) -> t.CompletionList | None:
+    from .completion import complete
+
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return None
+    offset = doc.index.offset(params.position.line, params.position.character, ls.encoding)
+    found = complete(doc.text, offset)
+    if found is None:
+        return None
+    kind, labels = found
+    item_kind = t.CompletionItemKind.Property if kind == "key" else t.CompletionItemKind.EnumMember
+    return t.CompletionList(is_incomplete=False, items=[t.CompletionItem(label, kind=item_kind) for label in labels])
 
 
 @server.feature(t.TEXT_DOCUMENT_HOVER)

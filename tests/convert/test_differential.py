@@ -154,6 +154,11 @@ def test_converted_schema_accepts_what_the_original_accepts(tool: CanonicalTool,
 def test_no_keyword_changes_without_a_loss(tool: CanonicalTool, target: str) -> None:
     conv = convert(tool, target)
     converted = {"parameters": _json_schema(target, conv.output)}
+    # Keywords strict mode adds (closed objects) are recorded in the round-trip metadata, not as losses.
+    for ptr in sorted(conv.roundtrip.get("added", []), key=len, reverse=True):
+        parent = jp.resolve(converted, ptr.rsplit("/", 1)[0], None)
+        if isinstance(parent, dict):
+            parent.pop(jp.parts(ptr)[-1], None)
     lost = [loss.pointer for loss in conv.losses]
     for kptr, value in _keywords(tool.parameters, "/parameters"):
         if jp.resolve(converted, kptr, object()) == value:

@@ -25,6 +25,10 @@ TEXT = (
 @pytest_lsp.fixture(params=["visual-studio-code", "neovim"],
                     config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
 async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def register(params: t.RegistrationParams) -> None:  # accept the server's dynamic registrations
+        return None
+
     await lsp_client.initialize_session(t.InitializeParams(capabilities=client_capabilities(request.param)))
     yield
     await lsp_client.shutdown_session()

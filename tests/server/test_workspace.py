@@ -1,0 +1,113 @@
+"""Workspace awareness: the index of closed tool files, watched-file updates, configuration from the
+client, completion, and errors that do not stop the server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+TOOL = {"name": "same", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "closed.tool.json").write_text(json.dumps(TOOL), encoding="utf-8")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "skip.tool.json").write_text(json.dumps(TOOL), encoding="utf-8")
+    return tmp_path
+
+
+@pytest_lsp.fixture(params=["visual-studio-code", "neovim"],
+                    config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
+async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient, workspace: Path):  # type: ignore[no-untyped-def]
+    lsp_client.set_configuration({"targets": ["openai", "anthropic"]}, section="toolcast")
+
+    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def register(params: t.RegistrationParams) -> None:  # accept the server's file watcher registration
+        return None
+
+    await lsp_client.initialize_session(t.InitializeParams(
+        capabilities=client_capabilities(request.param), root_uri=workspace.as_uri(),
+        workspace_folders=[t.WorkspaceFolder(workspace.as_uri(), "ws")]))
+    lsp_client.workspace_path = workspace  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _diags(client: LanguageClient, uri: str) -> list[t.Diagnostic]:
+    caps = client.capabilities
+    if caps and caps.text_document and caps.text_document.diagnostic:
+        report = await client.text_document_diagnostic_async(t.DocumentDiagnosticParams(t.TextDocumentIdentifier(uri)))
+        return list(report.items)
+    with contextlib.suppress(TimeoutError):  # nothing new published: the last diagnostics stand
+        await asyncio.wait_for(client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 2)
+    return list(client.diagnostics.get(uri, []))
+
+
+async def _open(client: LanguageClient, path: Path, text: str) -> list[t.Diagnostic]:
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(path.as_uri(), "json", 1, text)))
+    for _ in range(20):  # the index is built in the background after `initialized`
+        diags = await _diags(client, path.as_uri())
+        if any(d.code == "TC202" for d in diags):
+            return diags
+        await asyncio.sleep(0.1)
+    return diags
+
+
+async def test_duplicate_name_in_a_closed_workspace_file(client: LanguageClient) -> None:
+    ws: Path = client.workspace_path  # type: ignore[attr-defined]
+    diags = await _open(client, ws / "open.tool.json", json.dumps(TOOL))
+    (dup,) = [d for d in diags if d.code == "TC202"]
+    assert dup.related_information is not None
+    assert [r.location.uri for r in dup.related_information] == [(ws / "tools" / "closed.tool.json").as_uri()]
+    # Configuration came from the client: only the configured targets are checked.
+    assert {str(d.message).split(":")[0] for d in diags if str(d.code).startswith("TC5")} <= {
+        "OpenAI Chat Completions", "Anthropic"}
+
+
+async def test_watched_file_deleted_clears_the_duplicate(client: LanguageClient) -> None:
+    ws: Path = client.workspace_path  # type: ignore[attr-defined]
+    path = ws / "open.tool.json"
+    await _open(client, path, json.dumps(TOOL))
+    closed = ws / "tools" / "closed.tool.json"
+    closed.unlink()
+    client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(
+        [t.FileEvent(closed.as_uri(), t.FileChangeType.Deleted)]))
+    diags = await _diags(client, path.as_uri())
+    assert not [d for d in diags if d.code == "TC202"]
+
+
+async def test_completion_of_keywords_and_types(client: LanguageClient) -> None:
+    ws: Path = client.workspace_path  # type: ignore[attr-defined]
+    text = '{"name": "c", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": ""}}}}'
+    path = ws / "c.tool.json"
+    await _open(client, path, text)
+    col = text.index('"type": ""}') + len('"type": "')
+    result = await client.text_document_completion_async(t.CompletionParams(
+        t.TextDocumentIdentifier(path.as_uri()), t.Position(0, col)))
+    assert result is not None and "integer" in [i.label for i in result.items]
+    key_col = text.index('"type": "object"') + 1
+    keys = await client.text_document_completion_async(t.CompletionParams(
+        t.TextDocumentIdentifier(path.as_uri()), t.Position(0, key_col)))
+    assert keys is not None and "additionalProperties" in [i.label for i in keys.items]
+
+
+async def test_a_failing_request_is_answered_with_an_error_and_the_server_goes_on(client: LanguageClient) -> None:
+    with pytest.raises(Exception, match=r"toolcast\.export takes"):
+        await client.workspace_execute_command_async(t.ExecuteCommandParams("toolcast.export", ["only-one"]))
+    with pytest.raises(Exception, match="unknown document"):
+        await client.workspace_execute_command_async(t.ExecuteCommandParams(
+            "toolcast.export", ["file:///does/not/exist.json", "openai"]))
+    symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
+        t.TextDocumentIdentifier("file:///never/opened.json")))
+    assert symbols == []
