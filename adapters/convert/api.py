@@ -154,10 +154,13 @@ def _gemini_case(schema: Any, upper: bool) -> Any:
     return out
 
 
+def _named(name: str, desc: str | None) -> dict[str, Any]:
+    """The name and description every envelope starts with (no description key when there is none)."""
+    return {"name": name} if desc is None else {"name": name, "description": desc}
+
+
 def _openai(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": name}
-    if desc is not None:
-        fn["description"] = desc
+    fn = _named(name, desc)
     fn["parameters"] = params
     fn["strict"] = ctx.strict
     ctx.carried = frozenset({"name", "description", "parameters"})
@@ -177,9 +180,7 @@ def _openai_responses(ctx: _Ctx, name: str, desc: str | None, params: Any, retur
 
 
 def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name}
-    if desc is not None:
-        out["description"] = desc
+    out = _named(name, desc)
     out["input_schema"] = params
     if ctx.strict:
         out["strict"] = True
@@ -192,9 +193,7 @@ def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any
 
 
 def _gemini(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name}
-    if desc is not None:
-        out["description"] = desc
+    out = _named(name, desc)
     upper = ctx.options.gemini_type_case == "upper"
     if isinstance(params, dict) and params.get("properties") in (None, {}) and set(params) <= {"type", "properties"}:
         pass  # a tool without arguments: Gemini rejects an empty OBJECT, so send no parameters
@@ -207,9 +206,7 @@ def _gemini(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -
 
 
 def _gemini_json(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name}
-    if desc is not None:
-        out["description"] = desc
+    out = _named(name, desc)
     out["parametersJsonSchema"] = params
     if returns is not None:
         out["responseJsonSchema"] = returns
@@ -218,9 +215,7 @@ def _gemini_json(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: A
 
 
 def _mistral(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": name}
-    if desc is not None:
-        fn["description"] = desc
+    fn = _named(name, desc)
     fn["parameters"] = params
     if ctx.strict:
         fn["strict"] = True
