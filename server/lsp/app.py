@@ -264,7 +264,7 @@ async def index_workspace(ls: ToolcastServer) -> None:
                 message=f"{i + 1}/{len(paths)}", percentage=int(100 * (i + 1) / max(1, len(paths)))))
         await asyncio.sleep(0)  # let requests through while indexing
     if progress:
-        ls.work_done_progress.end(token, t.WorkDoneProgressEnd(f"{len(ls.indexed)} tool files"))
+        ls.work_done_progress.end(token, t.WorkDoneProgressEnd(message=f"{len(ls.indexed)} tool files"))
     for doc in ls.documents.values():
         ls.schedule(doc.uri)
 

@@ -111,3 +111,16 @@ async def test_a_failing_request_is_answered_with_an_error_and_the_server_goes_o
     symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(
         t.TextDocumentIdentifier("file:///never/opened.json")))
     assert symbols == []
+
+
+async def test_indexing_reports_progress_where_the_client_supports_it(client: LanguageClient) -> None:
+    caps = client.capabilities
+    if not (caps and caps.window and caps.window.work_done_progress):
+        pytest.skip("this client preset declares no window.workDoneProgress")
+    for _ in range(100):
+        got = client.progress_reports.get("toolcast-index")
+        if got and got[-1].kind == "end":
+            break
+        await asyncio.sleep(0.1)
+    reports = client.progress_reports["toolcast-index"]
+    assert reports[0].kind == "begin" and reports[-1].kind == "end"
