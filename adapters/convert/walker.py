@@ -145,6 +145,11 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
         out[key] = _keyword(w, key, value, schema, kptr, depth, out, folded)
     out = {k: v for k, v in out.items() if v is not _DROP}
     _after(w, schema, out, folded, ptr, is_root)
+    if folded and w.mode.get("type_case") and "type" not in out and "anyOf" not in out:
+        # Gemini needs a type on every node: the folded values' own type is implied by the original.
+        kinds = {_json_type(v) for v in folded.get("enum", []) + ([folded["const"]] if "const" in folded else [])}
+        if len(kinds) == 1:
+            out["type"] = kinds.pop()
     if folded:
         text = json.dumps(folded, ensure_ascii=False, separators=(", ", ": "))
         base = out.get("description")
@@ -153,6 +158,20 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
 
 
 _DROP = object()
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else "null"
 
 
 def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, depth: int,

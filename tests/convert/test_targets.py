@@ -152,3 +152,10 @@ def test_conversion_is_idempotent(target: str) -> None:
         once = convert(tool, target)
         again = convert(to_canonical(once.output, target, once.roundtrip), target)
         assert json.dumps(again.output) == json.dumps(once.output), tool.name
+
+
+def test_gemini_nodes_keep_a_type_when_their_values_are_folded() -> None:
+    tool = CanonicalTool("t", None, {"type": "object", "properties": {"k": {"const": 1}, "e": {"enum": [1, 2]}}})
+    props = convert(tool, "gemini").output["parameters"]["properties"]
+    assert props["k"]["type"] == props["e"]["type"] == "INTEGER"
+    assert props["e"]["description"] == '(constraints: {"enum": [1, 2]})'
