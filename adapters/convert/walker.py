@@ -86,11 +86,13 @@ def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[An
                 else:
                     out[key] = {k: _node(walk, v, jp.join(base, key, k), 1) for k, v in schema[key].items()}
     except _Budget as exc:
+        # The output of a rejected schema is a placeholder: it must not be sent (``ok`` is False), and a
+        # copy of a 10,000-deep original would only move the RecursionError into the envelopes or json.dumps.
         walk.loss(base, "", None, Action.REJECTED, Effect.UNSATISFIABLE, str(exc))
-        out = copy_json(schema)
+        out = {}
     except RecursionError:  # defence in depth: MAX_DEPTH keeps us far below the interpreter limit
         walk.loss(base, "", None, Action.REJECTED, Effect.UNSATISFIABLE, "schema too deeply nested")
-        out = copy_json(schema)
+        out = {}
     losses = sorted(walk.losses.values(), key=lambda x: (x.pointer, x.keyword))
     record = {"optional": sorted(set(walk.optional)), "nullable": sorted(set(walk.nullable)),
               "added": sorted(set(walk.added))}

@@ -109,8 +109,11 @@ def test_hostile_depth_is_rejected_without_recursion_error() -> None:
         child: dict[str, Any] = {"type": "object", "properties": {}}
         node["properties"]["a"] = child
         node = child
-    conv = convert(CanonicalTool("deep", None, schema), "openai")
-    assert not conv.ok
+    for target in TARGETS:  # every envelope and json.dumps must survive the rejected output too
+        conv = convert(CanonicalTool("deep", None, schema, returns=schema), target)
+        assert not conv.ok, target
+        assert any(loss.pointer == "/parameters" and "deeper than" in loss.message for loss in conv.losses)
+        json.dumps(conv.output)
 
 
 # Round trips: canonical -> target -> canonical equals the original, apart from the reported losses.
