@@ -3,43 +3,148 @@
 Designed after jsonc-parser's recovery (skip to the next `,` `}` `]` and go on): an unterminated
 string, a missing colon, value or comma, a half-typed key or a trailing comma costs one syntax error
 and nothing else, so the checks keep seeing the rest of the file. Offsets are code points (Python
-string indices). Nesting deeper than ``MAX_DEPTH`` is reported once and skipped by bracket counting,
-so hostile input can never exhaust the Python stack.
+string indices).
+
+Speed: containers below the top two levels are first handed to CPython's C JSON scanner (the one
+``json.loads`` uses). When it accepts the container (strict JSON, no duplicate keys, not too deep),
+the node keeps the decoded value and builds its children only when someone asks for them
+(``properties`` / ``items``), by re-scanning just that container. Anything the C scanner refuses
+(comments, errors, duplicates) goes through the recovering parser below, whose result for valid
+input is the same; so both paths are one parser as far as callers can tell.
+
+Depth: nesting deeper than ``MAX_DEPTH`` is reported once (``NestingTooDeep``) and skipped by
+bracket counting, so hostile input can never exhaust the Python stack.
 """
 
 from __future__ import annotations
 
+import json
+import json.decoder
+import json.scanner
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 MAX_DEPTH = 200
+#: Containers at depths below this are always built eagerly (they are the file's skeleton: the root
+#: and, in a tool list, the tools); deeper ones try the C scanner and are built lazily.
+EAGER_DEPTH = 2
+#: A lazily built container larger than this is built eagerly instead: re-scanning it on every
+#: access would cost more than building it once.
+_LAZY_MAX = 1 << 18
 
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _LOOSE_WORD = re.compile(r"[A-Za-z0-9_.+\-]+")
+_BARE_KEY = re.compile(r'([A-Za-z_$][A-Za-z0-9_$\-]*)("?)(?=[ \t]*:)')
+_VALUE_START = re.compile(r'["{\[0-9-]|(?:true|false|null)\b')
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+_JSON_WS = re.compile(r"[ \t\n\r]*")
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-_WS = " \t\n\r\ufeff"
+_WS = " \t\n\r"
+_CLOSE = {"object": "}", "array": "]"}
 
 
-@dataclass(eq=False, slots=True)
+class _Refused(Exception):
+    """The C scanner's input is not something the fast path may take (duplicate key, NaN...)."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Refused  # duplicate keys must be reported: take the recovering path
+    return d
+
+
+def _constant(name: str) -> Any:
+    raise _Refused  # NaN / Infinity are not JSON
+
+
+# The C scanner behind json.loads (the stubs do not describe these two, hence getattr).
+_scan: Callable[[str, int], tuple[Any, int]] = getattr(json.scanner, "make_scanner")(  # noqa: B009
+    json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant))
+scanstring: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")  # noqa: B009
+
+
 class Node:
-    """A value. ``value`` is set for scalars; ``properties`` for objects, ``items`` for arrays."""
+    """A value. ``value`` is set for scalars; ``properties`` for objects, ``items`` for arrays.
 
-    kind: str  # object | array | string | number | boolean | null
-    start: int
-    end: int
-    value: Any = None
-    properties: list[Property] | None = None
-    items: list[Node] | None = None
+    Nodes are immutable once built (children of a lazy node are built once, on first access)."""
+
+    __slots__ = ("_items", "_props", "_py", "_src", "end", "kind", "start", "value")
+
+    def __init__(self, kind: str, start: int, end: int, value: Any = None,
+                 properties: list[Property] | None = None, items: list[Node] | None = None) -> None:
+        self.kind = kind  # object | array | string | number | boolean | null
+        self.start = start
+        self.end = end
+        self.value = value
+        self._props = properties
+        self._items = items
+        # Lazy children: ``_src`` is the document text (a C-scanned container) or (original node,
+        # delta, text) for a container moved by an edit; ``_py`` is a scanned container's value.
+        self._src: Any = None
+        self._py: Any = None
+
+    @property
+    def properties(self) -> list[Property] | None:
+        if self._src is not None:
+            self._build()
+        return self._props
+
+    @property
+    def items(self) -> list[Node] | None:
+        if self._src is not None:
+            self._build()
+        return self._items
+
+    @property
+    def is_lazy(self) -> bool:
+        return self._src is not None
+
+    def _build(self) -> None:
+        src = self._src
+        if isinstance(src, str):
+            _build_scanned(self, src)
+        else:
+            orig, delta, text = src
+            if orig.kind == "object":
+                self._props = [p.shifted(delta, text) for p in orig.properties]
+            else:
+                self._items = [n.shifted(delta, text) for n in orig.items]
+        self._src = None
+
+    def shifted(self, delta: int, text: str) -> Node:
+        """This node moved by ``delta`` code points in the new document ``text`` (its children are
+        moved lazily, on access)."""
+        if delta == 0:
+            return self
+        node = Node(self.kind, self.start + delta, self.end + delta, self.value)
+        if self.kind in _CLOSE:
+            src = self._src
+            if self._py is not None:
+                node._py = self._py  # a scanned container: scan it again at its new place when asked
+                node._src = text
+            elif isinstance(src, tuple):
+                node._src = (src[0], src[1] + delta, text)  # moved twice: keep one link to the original
+            else:
+                node._src = (self, delta, text)
+        return node
+
+    def __repr__(self) -> str:
+        return f"Node({self.kind}, {self.start}, {self.end})"
 
 
-@dataclass(eq=False, slots=True)
 class Property:
-    key: str
-    key_start: int
-    key_end: int
-    colon: int | None
-    value: Node | None
+    __slots__ = ("colon", "key", "key_end", "key_start", "value")
+
+    def __init__(self, key: str, key_start: int, key_end: int, colon: int | None, value: Node | None) -> None:
+        self.key = key
+        self.key_start = key_start
+        self.key_end = key_end
+        self.colon = colon
+        self.value = value
 
     @property
     def start(self) -> int:
@@ -50,6 +155,14 @@ class Property:
         if self.value is not None:
             return self.value.end
         return self.colon + 1 if self.colon is not None else self.key_end
+
+    def shifted(self, delta: int, text: str) -> Property:
+        return Property(self.key, self.key_start + delta, self.key_end + delta,
+                        None if self.colon is None else self.colon + delta,
+                        None if self.value is None else self.value.shifted(delta, text))
+
+    def __repr__(self) -> str:
+        return f"Property({self.key!r}, {self.key_start}, {self.end})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +175,19 @@ class SyntaxIssue:
 
 @dataclass(frozen=True, slots=True)
 class DuplicateKey:
+    """A key repeated in one object: ``span`` is the later occurrence's key, ``first`` the earlier
+    one's (the later value wins, as with ``json.loads``)."""
+
     pointer: str
+    span: tuple[int, int]
+    first: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RawDuplicate:
+    """A duplicate as the parser sees it (no pointer yet: that is computed on demand)."""
+
+    key: str
     span: tuple[int, int]
     first: tuple[int, int]
 
@@ -73,15 +198,15 @@ class _State:
     jsonc: bool
     pos: int = 0
     errors: list[SyntaxIssue] = field(default_factory=list)
-    duplicates: list[tuple[Node, Property, Property]] = field(default_factory=list)
+    duplicates: list[RawDuplicate] = field(default_factory=list)
     deep_reported: bool = False
 
 
-Duplicates = list[tuple["Node", "Property", "Property"]]
-
-
-def parse_tree(text: str, *, jsonc: bool = False) -> tuple[Node | None, list[SyntaxIssue], Duplicates]:
+def parse_tree(text: str, *, jsonc: bool = False) -> tuple[Node | None, list[SyntaxIssue], list[RawDuplicate]]:
+    """Parse a whole document: (root or None, syntax errors, duplicate keys), both in the order found."""
     st = _State(text, jsonc)
+    if text.startswith("\ufeff"):
+        st.pos = 1  # a byte-order mark is not content (reported by nobody: editors hide it)
     _skip(st)
     root: Node | None = None
     if st.pos >= len(text):
@@ -89,11 +214,18 @@ def parse_tree(text: str, *, jsonc: bool = False) -> tuple[Node | None, list[Syn
     else:
         root = _value(st, 0)
         _skip(st)
-        if root is None:
-            pass
-        elif st.pos < len(text):
+        if root is not None and st.pos < len(text):
             _error(st, "EndOfFileExpected", "unexpected text after the end of the JSON value", st.pos, len(text))
     return root, st.errors, st.duplicates
+
+
+def parse_value_at(text: str, pos: int, depth: int, jsonc: bool
+                   ) -> tuple[Node | None, int, list[SyntaxIssue], list[RawDuplicate], bool]:
+    """Parse one value starting at ``pos`` as the whole-document parse would at ``depth``:
+    (node, end position, its errors, its duplicates, whether nesting was too deep)."""
+    st = _State(text, jsonc, pos)
+    node = _value(st, depth)
+    return node, st.pos, st.errors, st.duplicates, st.deep_reported
 
 
 def _error(st: _State, code: str, message: str, start: int, end: int | None = None) -> None:
@@ -109,13 +241,12 @@ def _skip(st: _State) -> None:
     while st.pos < n:
         c = text[st.pos]
         if c in _WS:
-            st.pos += 1
+            st.pos = _JSON_WS.match(text, st.pos).end()  # type: ignore[union-attr]
         elif c == "/" and st.pos + 1 < n and text[st.pos + 1] in "/*":
             start = st.pos
             if text[st.pos + 1] == "/":
-                end = st.pos + 2
-                while end < n and text[end] not in "\r\n":
-                    end += 1
+                end = _first_newline(text, st.pos + 2, n)
+                end = n if end < 0 else end
             else:
                 close = text.find("*/", st.pos + 2)
                 if close < 0:
@@ -126,6 +257,9 @@ def _skip(st: _State) -> None:
             if not st.jsonc:
                 _error(st, "InvalidCommentToken", "comments are not allowed in JSON", start, end)
             st.pos = end
+        elif c == "\ufeff":
+            _error(st, "InvalidSymbol", "byte-order mark inside the document", st.pos, st.pos + 1)
+            st.pos += 1
         else:
             return
 
@@ -140,18 +274,22 @@ def _value(st: _State, depth: int) -> Node | None:
         if depth >= MAX_DEPTH:
             _skip_deep(st)
             return None
+        if depth >= EAGER_DEPTH:
+            node = _scanned(st, depth)
+            if node is not None:
+                return node
         return _object(st, depth) if c == "{" else _array(st, depth)
     if c == '"':
         start = st.pos
         value = _string(st)
         return Node("string", start, st.pos, value)
     m = _NUMBER.match(text, st.pos)
-    if m and not (m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] == "_")):
+    if m and not (m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] in "_.+-")):
         st.pos = m.end()
         raw = m.group()
         number: int | float
         if "." in raw or "e" in raw or "E" in raw:
-            number = float(raw)
+            number = float(raw)  # 1e999 is inf, as with json.loads
         else:
             number = int(raw) if len(raw) < 4000 else float(raw)
         return Node("number", m.start(), m.end(), number)
@@ -168,6 +306,85 @@ def _value(st: _State, depth: int) -> Node | None:
         return None
     _error(st, "ValueExpected", "value expected", st.pos, st.pos + 1)
     return None
+
+
+def _scanned(st: _State, depth: int) -> Node | None:
+    """The container at ``st.pos`` as a lazy node, when the C scanner accepts it; else None."""
+    text, pos = st.text, st.pos
+    try:
+        value, end = _scan(text, pos)
+    except Exception:  # JSONDecodeError, StopIteration, RecursionError, _Refused: all mean "not here"
+        return None
+    if end - pos > _LAZY_MAX:
+        return None
+    brackets = text.count("{", pos, end) + text.count("[", pos, end)
+    if depth + brackets > MAX_DEPTH and depth + _max_nesting(text[pos:end]) > MAX_DEPTH:
+        return None
+    node = Node("object" if text[pos] == "{" else "array", pos, end)
+    node._py = value
+    node._src = text
+    st.pos = end
+    return node
+
+
+def _max_nesting(valid_json: str) -> int:
+    """Nesting depth of a valid JSON text (strings removed first, so their brackets do not count)."""
+    depth = best = 0
+    for c in re.findall(r"[\[\]{}]", _STRINGS.sub("", valid_json)):
+        if c in "[{":
+            depth += 1
+            best = max(best, depth)
+        else:
+            depth -= 1
+    return best
+
+
+def _build_scanned(node: Node, text: str) -> None:
+    """Children of a C-scanned container (valid JSON, so this needs no recovery)."""
+    ws = _JSON_WS.match
+    i = ws(text, node.start + 1).end()  # type: ignore[union-attr]
+    if node.kind == "object":
+        props: list[Property] = []
+        if text[i] != "}":
+            while True:
+                key_start = i
+                key, key_end = scanstring(text, i + 1)
+                colon = ws(text, key_end).end()  # type: ignore[union-attr]
+                child, i = _scanned_child(text, ws(text, colon + 1).end())  # type: ignore[union-attr]
+                props.append(Property(key, key_start, key_end, colon, child))
+                i = ws(text, i).end()  # type: ignore[union-attr]
+                if text[i] != ",":
+                    break
+                i = ws(text, i + 1).end()  # type: ignore[union-attr]
+        node._props = props
+    else:
+        items: list[Node] = []
+        if text[i] != "]":
+            while True:
+                child, i = _scanned_child(text, i)
+                items.append(child)
+                i = ws(text, i).end()  # type: ignore[union-attr]
+                if text[i] != ",":
+                    break
+                i = ws(text, i + 1).end()  # type: ignore[union-attr]
+        node._items = items
+
+
+def _scanned_child(text: str, i: int) -> tuple[Node, int]:
+    value, end = _scan(text, i)
+    c = text[i]
+    if c == "{" or c == "[":
+        node = Node("object" if c == "{" else "array", i, end)
+        node._py = value
+        node._src = text
+        return node, end
+    if c == '"':
+        return Node("string", i, end, value), end
+    if value is None:
+        return Node("null", i, end), end
+    if value is True or value is False:
+        return Node("boolean", i, end, value), end
+    return Node("number", i, end, value), end
 
 
 def _skip_deep(st: _State) -> None:
@@ -200,14 +417,14 @@ def _string(st: _State) -> str:
     text, n = st.text, len(st.text)
     start = st.pos
     i = start + 1
-    # Fast path: no escapes.
+    # Fast path: no escapes, no line break before the closing quote.
     close = text.find('"', i)
-    newline = _first_newline(text, i, close if close >= 0 else n)
-    if close >= 0 and newline < 0:
+    if close >= 0:
         chunk = text[i:close]
-        if "\\" not in chunk:
+        if "\\" not in chunk and "\n" not in chunk and "\r" not in chunk:
             st.pos = close + 1
-            _control_chars(st, chunk, i)
+            if not chunk.isprintable():
+                _control_chars(st, chunk, i)
             return chunk
     out: list[str] = []
     while i < n:
@@ -225,17 +442,19 @@ def _string(st: _State) -> str:
                 out.append(_ESCAPES[e])
                 i += 2
                 continue
-            if e == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2 : i + 6]):
+            if e == "u" and _HEX4.fullmatch(text, i + 2, i + 6):
                 code = int(text[i + 2 : i + 6], 16)
                 i += 6
                 # Join a surrogate pair written as two escapes; a lone surrogate stays as it is.
-                if 0xD800 <= code < 0xDC00 and text[i : i + 2] == "\\u":
-                    low = text[i + 2 : i + 6]
-                    if re.fullmatch(r"[0-9a-fA-F]{4}", low) and 0xDC00 <= int(low, 16) < 0xE000:
-                        code = 0x10000 + ((code - 0xD800) << 10) + (int(low, 16) - 0xDC00)
+                if 0xD800 <= code < 0xDC00 and text.startswith("\\u", i) and _HEX4.fullmatch(text, i + 2, i + 6):
+                    low = int(text[i + 2 : i + 6], 16)
+                    if 0xDC00 <= low < 0xE000:
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                         i += 6
                 out.append(chr(code))
                 continue
+            if e in "\r\n":
+                break
             _error(st, "InvalidEscapeCharacter", f"invalid escape `\\{e}`", i, i + 2)
             i += 2
             continue
@@ -259,8 +478,6 @@ def _first_newline(text: str, start: int, end: int) -> int:
 
 
 def _control_chars(st: _State, chunk: str, base: int) -> None:
-    if chunk.isprintable() or (chunk.isascii() and all(ord(c) >= 0x20 for c in chunk)):
-        return
     for k, c in enumerate(chunk):
         if ord(c) < 0x20:
             _error(st, "InvalidCharacter", "control character in string", base + k, base + k + 1)
@@ -268,9 +485,8 @@ def _control_chars(st: _State, chunk: str, base: int) -> None:
 
 def _object(st: _State, depth: int) -> Node:
     text = st.text
-    node = Node("object", st.pos, st.pos, properties=[])
-    props = node.properties
-    assert props is not None
+    props: list[Property] = []
+    node = Node("object", st.pos, st.pos, properties=props)
     seen: dict[str, Property] = {}
     st.pos += 1
     need_comma = False
@@ -286,29 +502,38 @@ def _object(st: _State, depth: int) -> Node:
         if c == ",":
             if not need_comma:
                 _error(st, "PropertyNameExpected", "property name expected", st.pos, st.pos + 1)
+            comma = st.pos
             st.pos += 1
             _skip(st)
             if st.pos < len(text) and text[st.pos] == "}" and need_comma and not st.jsonc:
-                _error(st, "TrailingComma", "trailing comma", st.pos - 1, st.pos)
+                _error(st, "TrailingComma", "trailing comma", comma, comma + 1)
             need_comma = False
             continue
         if need_comma:
             prev_end = props[-1].end if props else st.pos
             _error(st, "CommaExpected", "`,` expected", prev_end, prev_end)
         if c != '"':
-            if c in "]":
+            if c == "]":
                 _error(st, "CloseBraceExpected", "`}` expected", st.pos, st.pos + 1)
                 st.pos += 1
                 break
-            # A bare word where a key belongs: report it and skip to the next separator.
-            bad = st.pos
-            _error(st, "PropertyNameExpected", "property name expected (keys are double-quoted strings)", bad, bad + 1)
-            _recover(st, ",}")
-            need_comma = False
-            continue
-        key_start = st.pos
-        key = _string(st)
-        key_end = st.pos
+            bare = _BARE_KEY.match(text, st.pos)
+            if bare is None:
+                # Something else where a key belongs: report it and skip to the next separator.
+                bad = st.pos
+                _error(st, "PropertyNameExpected", "property name expected (keys are double-quoted strings)",
+                       bad, bad + 1)
+                _recover(st, ",}")
+                need_comma = False
+                continue
+            # `name: 1` or `name": 1` (the opening quote deleted): keep it as the key it is meant to be.
+            key_start, key, key_end = st.pos, bare.group(1), bare.end(2)
+            _error(st, "PropertyNameExpected", "property names must be double-quoted strings", key_start, key_end)
+            st.pos = key_end
+        else:
+            key_start = st.pos
+            key = _string(st)
+            key_end = st.pos
         _skip(st)
         colon: int | None = None
         value: Node | None = None
@@ -322,13 +547,16 @@ def _object(st: _State, depth: int) -> Node:
                 value = _value(st, depth + 1)
         else:
             _error(st, "ColonExpected", "`:` expected", key_end, key_end)
-            # `"name" "x",` — take the value anyway only if it is on the same line as the key.
-            if st.pos < len(text) and text[st.pos] not in ",}]" and _first_newline(text, key_end, st.pos) < 0:
+            # `"name" "x",` — take the value anyway if it is on the same line as the key and looks like
+            # a value (`"para "parameters": {` is a half-typed key before a key, not a key and a value).
+            if (st.pos < len(text) and _first_newline(text, key_end, st.pos) < 0
+                    and _VALUE_START.match(text, st.pos) and not _BARE_KEY.match(text, st.pos)):
                 value = _value(st, depth + 1)
         prop = Property(key, key_start, key_end, colon, value)
-        if key in seen and value is not None:
-            st.duplicates.append((node, seen[key], prop))
         if value is not None:
+            first = seen.get(key)
+            if first is not None:
+                st.duplicates.append(RawDuplicate(key, (key_start, key_end), (first.key_start, first.key_end)))
             seen[key] = prop
         props.append(prop)
         need_comma = True
@@ -338,9 +566,8 @@ def _object(st: _State, depth: int) -> Node:
 
 def _array(st: _State, depth: int) -> Node:
     text = st.text
-    node = Node("array", st.pos, st.pos, items=[])
-    items = node.items
-    assert items is not None
+    items: list[Node] = []
+    node = Node("array", st.pos, st.pos, items=items)
     st.pos += 1
     need_comma = False
     while True:
@@ -355,10 +582,11 @@ def _array(st: _State, depth: int) -> Node:
         if c == ",":
             if not need_comma:
                 _error(st, "ValueExpected", "value expected", st.pos, st.pos + 1)
+            comma = st.pos
             st.pos += 1
             _skip(st)
             if st.pos < len(text) and text[st.pos] == "]" and need_comma and not st.jsonc:
-                _error(st, "TrailingComma", "trailing comma", st.pos - 1, st.pos)
+                _error(st, "TrailingComma", "trailing comma", comma, comma + 1)
             need_comma = False
             continue
         if c == "}":

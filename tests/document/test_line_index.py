@@ -2,41 +2,84 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolcast.adapters.document import LineIndex
+from toolcast.adapters.document import line_index as line_index_module
 
 TEXT = 'a😋b\r\nxé\u2028y\rz中'
+ENCODINGS = ("utf-8", "utf-16", "utf-32")
 
 
 def test_lines_break_on_crlf_cr_lf_only() -> None:
-    assert LineIndex(TEXT).starts == [0, 5, 10]
+    index = LineIndex(TEXT)
+    assert index.starts == [0, 5, 10] and index.line_count == 3
+    assert index.line_end(0) == 3 and index.line_end(1) == 9 and index.line_end(2) == len(TEXT)
+    assert LineIndex("").starts == [0] and LineIndex("\n").line_count == 2
+    assert LineIndex("a\r\r\nb\n\rc").starts == [0, 2, 4, 6, 7]
 
 
 def test_columns_per_encoding() -> None:
     index = LineIndex(TEXT)
     b = TEXT.index("b")
     assert index.position(b, "utf-32") == (0, 2)
-    assert index.position(b, "utf-16") == (0, 3)
-    assert index.position(b, "utf-8") == (0, 5)
+    assert index.position(b, "utf-16") == (0, 3)  # 😋 is two UTF-16 units
+    assert index.position(b, "utf-8") == (0, 5)  # and four UTF-8 bytes
     y = TEXT.index("y")
     assert index.position(y, "utf-16") == (1, 3)  # U+2028 is one unit and no line break
-    assert index.position(y, "utf-8") == (1, 6)
-    assert index.position(len(TEXT), "utf-8") == (2, 4)
+    assert index.position(y, "utf-8") == (1, 6)  # é 2 bytes, U+2028 3 bytes
+    assert index.position(len(TEXT), "utf-8") == (2, 4)  # 中 is 3 bytes
+    assert index.position(len(TEXT), "utf-16") == (2, 2)
+    assert index.position(4, "utf-16") == (0, 4)  # between CR and LF: the end of the line
 
 
 def test_positions_inside_a_character_snap_to_its_start_and_clamp() -> None:
     index = LineIndex(TEXT)
     assert index.offset(0, 2, "utf-16") == 1  # between the surrogates of 😋
-    assert index.offset(0, 3, "utf-8") == 1  # inside the 4 UTF-8 bytes
+    for byte in (2, 3, 4):
+        assert index.offset(0, byte, "utf-8") == 1  # inside the 4 UTF-8 bytes
+    assert index.offset(0, 5, "utf-8") == 2
+    assert index.offset(2, 2, "utf-8") == 11  # inside 中
     assert index.offset(0, 99, "utf-16") == 3  # clamped before the CRLF
-    assert index.offset(9, 0, "utf-16") == len(TEXT)
+    assert index.offset(1, 99, "utf-8") == 9  # clamped before the lone CR
+    assert index.offset(9, 0, "utf-16") == len(TEXT)  # past the last line
+    assert index.offset(-1, 5, "utf-16") == 0 and index.offset(0, -3, "utf-16") == 0
 
 
-def test_apply_change() -> None:
+def test_apply_change_and_edited_index() -> None:
     index = LineIndex('{"a": 1}\n{"b": 2}')
-    text, start, end = index.apply_change((1, 6), (1, 7), "3", "utf-16")
-    assert text == '{"a": 1}\n{"b": 3}' and (start, end) == (15, 16)
+    text, start, end = index.apply_change((1, 6), (1, 7), "3\r\n", "utf-16")
+    assert text == '{"a": 1}\n{"b": 3\r\n}' and (start, end) == (15, 16)
+    edited = index.edited(start, end, "3\r\n")
+    assert edited.text == text and edited.starts == LineIndex(text).starts == [0, 9, 18]
+    text2, a, b = edited.apply_change((0, 0), (2, 0), "😋", "utf-8")
+    assert text2 == "😋}" and edited.edited(a, b, "😋", text2).starts == [0]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(line_index_module, "BLOCK", 4)  # many blocks, so edits cross their borders
+
+
+pieces = st.sampled_from(["a", "\n", "\r", "\r\n", "😋", "é", "中", "\u2028", " "])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(pieces, max_size=30).map("".join), st.data())
+def test_edited_equals_a_fresh_index(small_blocks: None, text: str, data: st.DataObject) -> None:
+    index = LineIndex(text)
+    for _ in range(4):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+        new = data.draw(st.lists(pieces, max_size=5).map("".join))
+        index = index.edited(start, end, new)
+        text = text[:start] + new + text[end:]
+        fresh = LineIndex(text)
+        assert index.text == text and index.starts == fresh.starts and index.line_count == fresh.line_count
+        for offset in range(len(text) + 1):
+            for enc in ENCODINGS:
+                assert index.position(offset, enc) == fresh.position(offset, enc)  # type: ignore[arg-type]
 
 
 @settings(max_examples=200, deadline=None)
@@ -44,8 +87,24 @@ def test_apply_change() -> None:
 def test_round_trip_in_every_encoding(text: str, data: st.DataObject) -> None:
     index = LineIndex(text)
     offset = data.draw(st.integers(0, len(text)))
-    for enc in ("utf-8", "utf-16", "utf-32"):
+    for enc in ENCODINGS:
         line, col = index.position(offset, enc)  # type: ignore[arg-type]
         back = index.offset(line, col, enc)  # type: ignore[arg-type]
         # Equal, except an offset between \r and \n maps to the end of its line.
         assert back == offset or text[back:offset] == "\r"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(pieces | st.sampled_from(["𝄞", "x"]), max_size=30).map("".join), st.integers(-2, 12),
+       st.integers(-2, 40), st.sampled_from(ENCODINGS))
+def test_incoming_positions_land_on_a_character_start(text: str, line: int, character: int, enc: str) -> None:
+    """Whatever the client sends, the offset is a code point boundary, and converting it back gives a
+    position at or before the one sent (never inside a character, never past the line)."""
+    index = LineIndex(text)
+    offset = index.offset(line, character, enc)  # type: ignore[arg-type]
+    assert 0 <= offset <= len(text)
+    if 0 <= line < index.line_count:
+        assert index.line_start(line) <= offset <= index.line_end(line)
+        back_line, back_col = index.position(offset, enc)  # type: ignore[arg-type]
+        assert back_line == line and back_col <= max(character, 0)
+        assert index.offset(back_line, back_col, enc) == offset  # type: ignore[arg-type]
