@@ -61,16 +61,40 @@ class ToolcastServer(LanguageServer):
         self.watchdog: asyncio.Future[None] | None = None
         self.roots: list[Path] = []
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
+        self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
 
     # -- configuration --------------------------------------------------------------------------
     def config_for(self, doc: Document) -> CheckConfig:
-        """Project configuration (toolcast.toml / pyproject.toml) with client settings on top."""
-        path = doc.path
-        base, _ = load_config(path.parent) if path is not None else (CheckConfig(), [])
-        if not self.client_settings:
-            return base
-        merged, problems = config_from_mapping(self.client_settings, "client settings")
-        return merged if not problems else base
+        """Project configuration (toolcast.toml / pyproject.toml) with the client's settings on top, key
+        by key. Cached per folder (this runs on every keystroke); watched-file and configuration changes
+        clear the cache."""
+        return self.config_in(doc.path.parent if doc.path is not None else None)
+
+    def config_in(self, folder: Path | None) -> CheckConfig:
+        cached = self.configs.get(folder)
+        if cached is None:
+            cached = self.configs[folder] = self._load_config(folder)
+        return cached
+
+    def _load_config(self, folder: Path | None) -> CheckConfig:
+        from toolcast.adapters.checks.config import ConfigReadError, find_config_file
+
+        data: dict[str, Any] = {}
+        source = "client settings"
+        if folder is not None:
+            try:
+                found = find_config_file(folder)
+            except ConfigReadError:
+                found = None  # `toolcast check` reports the unreadable file; the editor keeps defaults
+            if found is not None:
+                data, source = dict(found[1]), str(found[0])
+        data.update(self.client_settings)
+        if not data:
+            return CheckConfig()
+        config, problems = config_from_mapping(data, source)
+        if problems and folder is not None:
+            return load_config(folder)[0]  # a bad mix: fall back to the project file alone
+        return config
 
     def set_client_settings(self, settings: Any) -> None:
         data = settings.get("toolcast", settings) if isinstance(settings, dict) else {}
@@ -88,6 +112,7 @@ class ToolcastServer(LanguageServer):
             self.client_settings = {}
         else:
             self.client_settings = data
+        self.configs.clear()
         for doc in self.documents.values():  # reports depend on the settings
             doc.report = None
 
@@ -212,7 +237,8 @@ async def initialized(ls: ToolcastServer, params: t.InitializedParams) -> None:
     if watch is not None and watch.dynamic_registration:
         registrations.append(t.Registration(
             "toolcast-watch", t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            t.DidChangeWatchedFilesRegistrationOptions([t.FileSystemWatcher("**/*.{json,jsonc}")])))
+            t.DidChangeWatchedFilesRegistrationOptions([t.FileSystemWatcher("**/*.{json,jsonc}"),
+                                                        t.FileSystemWatcher("**/{toolcast,pyproject}.toml")])))
     conf = caps.did_change_configuration if caps else None
     if conf is not None and conf.dynamic_registration:
         registrations.append(t.Registration(
@@ -254,9 +280,9 @@ async def index_workspace(ls: ToolcastServer) -> None:
                                                                        percentage=0))
         except Exception:
             progress = False
-    paths = [p for root in ls.roots for p in tool_files(root, load_config(root)[0])]
+    paths = [p for root in ls.roots for p in tool_files(root, ls.config_in(root))]
     for i, path in enumerate(paths):
-        checked = check_file(path, load_config(path.parent)[0])
+        checked = check_file(path, ls.config_in(path.parent))
         if checked is not None:
             ls.indexed[str(path)] = checked
         if progress and i % 20 == 0:
@@ -273,6 +299,10 @@ async def index_workspace(ls: ToolcastServer) -> None:
 def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFilesParams) -> None:
     from .workspace import check_file
 
+    if any(c.uri.endswith(("/toolcast.toml", "/pyproject.toml")) for c in params.changes):
+        ls.configs.clear()
+        for doc in ls.documents.values():
+            doc.report = None
     for change in params.changes:
         path = uri_to_path(change.uri)
         if path is None:
@@ -280,7 +310,7 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
         if change.type == t.FileChangeType.Deleted:
             ls.indexed.pop(str(path), None)
         else:
-            checked = check_file(path, load_config(path.parent)[0])
+            checked = check_file(path, ls.config_in(path.parent))
             if checked is not None and (checked[1].is_tool_file or str(path) in ls.indexed):
                 ls.indexed[str(path)] = checked
     for doc in ls.documents.values():
@@ -351,7 +381,7 @@ def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
     if path is not None and (str(path) in ls.indexed or was_tool_file):
         from .workspace import check_file
 
-        checked = check_file(path, load_config(path.parent)[0])
+        checked = check_file(path, ls.config_in(path.parent))
         if checked is not None:
             ls.indexed[str(path)] = checked  # the text on disk again, for names across files
     task = ls.pending.pop(uri, None)

@@ -54,10 +54,11 @@ class Document:
             rng = getattr(change, "range", None)
             if rng is None:
                 text = change.text
+                index = LineIndex(text)
             else:
-                text, _, _ = index.apply_change((rng.start.line, rng.start.character),
+                text, a, b = index.apply_change((rng.start.line, rng.start.character),
                                                 (rng.end.line, rng.end.character), change.text, encoding)
-            index = LineIndex(text)
+                index = index.edited(a, b, change.text, text)  # recounts only the touched blocks
         self.text = text
         self.index = index
         self.version = version

@@ -19,6 +19,8 @@ TOOL = {"name": "same", "description": "d", "parameters": {"type": "object", "pr
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
+    # Project configuration and client settings combine key by key: `ignore` from here, `targets` from the client.
+    (tmp_path / "toolcast.toml").write_text('ignore = ["TC501"]\n', encoding="utf-8")
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "closed.tool.json").write_text(json.dumps(TOOL), encoding="utf-8")
     (tmp_path / "node_modules").mkdir()
@@ -70,6 +72,7 @@ async def test_duplicate_name_in_a_closed_workspace_file(client: LanguageClient)
     (dup,) = [d for d in diags if d.code == "TC202"]
     assert dup.related_information is not None
     assert [r.location.uri for r in dup.related_information] == [(ws / "tools" / "closed.tool.json").as_uri()]
+    assert not [d for d in diags if d.code == "TC501"]  # ignored by the project's toolcast.toml
     # Configuration came from the client: only the configured targets are checked.
     assert {str(d.message).split(":")[0] for d in diags if str(d.code).startswith("TC5")} <= {
         "OpenAI Chat Completions", "Anthropic"}
