@@ -1,7 +1,7 @@
 """Checks: every problem in a tool file, with a stable code and an exact position."""
 
 from . import rules as _rules  # noqa: F401  (registers every rule in RULES)
-from .api import DocumentReport, ToolSummary, check_document, check_names_across
+from .api import DocumentReport, FindingBlock, ToolSummary, check_document, check_names_across, summarize_document
 from .config import DEFAULT_GLOBS, CheckConfig, ConfigProblem, config_from_mapping, load_config
 from .findings import Finding, Fix, Related, Severity, TextEdit
 from .registry import RULES, Rule, rule_url
@@ -13,6 +13,7 @@ __all__ = [
     "ConfigProblem",
     "DocumentReport",
     "Finding",
+    "FindingBlock",
     "Fix",
     "Related",
     "Rule",
@@ -24,4 +25,5 @@ __all__ = [
     "config_from_mapping",
     "load_config",
     "rule_url",
+    "summarize_document",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from .config import CheckConfig
 from .findings import Finding
@@ -22,10 +23,39 @@ class ToolSummary:
 
 
 @dataclass(frozen=True)
-class DocumentReport:
+class FindingBlock:
+    """One tool's findings as computed when the tool started at ``origin``; it starts at ``start`` now.
+    The tuple is shared between reports while the tool is unchanged, so a consumer (the language
+    server) can cache what it derives from it by identity and pay only for the tool an edit touched."""
+
+    start: int
+    origin: int
     findings: tuple[Finding, ...]
+
+    def placed(self) -> tuple[Finding, ...]:
+        delta = self.start - self.origin
+        return self.findings if delta == 0 else tuple(f.shifted(delta) for f in self.findings)
+
+
+@dataclass(frozen=True)
+class DocumentReport:
+    """``loose`` holds the findings outside any tool's block (syntax, file-level, across tools);
+    ``findings`` is every finding placed in the current text, sorted by position (built on first use)."""
+
+    loose: tuple[Finding, ...]
     tools: tuple[ToolSummary, ...]
     is_tool_file: bool
+    blocks: tuple[FindingBlock, ...] = ()
+
+    @cached_property
+    def findings(self) -> tuple[Finding, ...]:
+        if not self.blocks:
+            return self.loose
+        every = list(self.loose)
+        for block in self.blocks:
+            every.extend(block.placed())
+        every.sort(key=lambda f: (f.span[0], f.span[1], f.code, f.target or ""))
+        return tuple(every)
 
 
 def check_document(
@@ -35,6 +65,14 @@ def check_document(
     from .engine import run_document
 
     return run_document(text, path=path, config=config or CheckConfig())
+
+
+def summarize_document(text: str) -> DocumentReport:
+    """The tools of a document and their names, without checking them: what duplicate-name checks
+    across files need from files that are not open (a fraction of the cost of ``check_document``)."""
+    from .engine import run_summary
+
+    return run_summary(text)
 
 
 def check_names_across(

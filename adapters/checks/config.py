@@ -17,6 +17,7 @@ from typing import Any
 
 from ..targets import TARGETS, TargetOptions, TypeCase
 from .findings import Severity
+from .registry import RULES
 
 #: Files that count as tool files when a folder is checked (or a client asks).
 DEFAULT_GLOBS: tuple[str, ...] = (
@@ -76,7 +77,11 @@ class CheckConfig:
             return False
         if any(code.startswith(p) for p in self.ignore):
             return False
-        return self.severity_override(code, _UNSET) is not None
+        severity = self.severity_override(code, _UNSET)
+        if severity is _UNSET and not any(code.startswith(p) for p in self.select):
+            rule = RULES.get(code)
+            return not (rule is not None and rule.opt_in)
+        return severity is not None
 
     def severity_override(self, code: str, default: Any) -> Any:
         """The configured severity for ``code`` (longest matching prefix wins), or ``default``."""

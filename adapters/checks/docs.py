@@ -22,7 +22,7 @@ def render() -> str:
     for r in RULES.values():
         summary = r.summary.replace("|", "\\|")
         out.append(
-            f"| [{r.code}](#{r.code.lower()}) | {r.name} | {r.severity.value} | "
+            f"| [{r.code}](#{r.code.lower()}) | {r.name} | {r.severity.value}{' (opt-in)' if r.opt_in else ''} | "
             f"{'yes' if r.fix_available else ''} | {summary} |"
         )
     family = ""
@@ -36,6 +36,7 @@ def render() -> str:
             f"### {r.code}",
             "",
             f"**{r.name}** · default severity: {r.severity.value}"
+            f"{' · off unless selected' if r.opt_in else ''}"
             f"{' · fix available' if r.fix_available else ''}",
             "",
             r.summary,

@@ -60,7 +60,10 @@ class Renderer:
 
     # --- layout helpers ---------------------------------------------------------------------------
     def line_indent(self, offset: int) -> str:
-        start = max(self.text.rfind("\n", 0, offset), self.text.rfind("\r", 0, offset)) + 1
+        nl = self.text.rfind("\n", 0, offset)
+        # A lone CR only matters after the last LF; searching the whole prefix for it would make
+        # this O(offset) per tool in LF files.
+        start = max(nl, self.text.rfind("\r", nl + 1, offset)) + 1
         i = start
         while i < len(self.text) and self.text[i] in " \t":
             i += 1

@@ -15,16 +15,16 @@ from typing import Any
 
 from .. import pointer as jp
 from ..targets import DISPLAY_NAMES
-from .api import DocumentReport, ToolSummary
+from .api import DocumentReport, FindingBlock, ToolSummary
 from .config import CheckConfig, ConfigProblem
 from .edits import Renderer
-from .findings import Finding, Fix, Related, Severity, TextEdit
+from .findings import Finding, Fix, Related, Severity
 from .registry import RULES
 from .schema_walk import MAX_DEPTH
 from .tool_checks import Raw, ToolFacts, check_tool
 
 #: Larger documents are not parsed (TC003); editors and CI get a finding instead of a stall.
-MAX_TEXT = 10_000_000
+MAX_TEXT = 32_000_000
 _ANTHROPIC_STRICT_TOOLS, _ANTHROPIC_OPTIONAL, _ANTHROPIC_UNIONS = 20, 24, 16
 
 
@@ -120,7 +120,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig) -> Documen
         raws.append(_duplicate_key(dup))
 
     value = getattr(parsed, "value", None)
-    found = list(iter_tool_objects(value)) if value is not None else []
+    found = list(iter_tool_objects(value, _shape_of)) if value is not None else []
     # Half-typed tools (no recognisable shape yet) are still checked when they hold a tool field, so
     # that "name missing" is reported instead of "not a tool file".
     objects = [o for o in found if getattr(o, "shape", None) is not None or _toolish(o.value)]
@@ -138,86 +138,130 @@ def run_document(text: str, *, path: str | None, config: CheckConfig) -> Documen
 
     tools: list[ToolSummary] = []
     facts: list[tuple[Any, ToolFacts]] = []
-    per_tool: list[Finding] = []
+    blocks: list[FindingBlock] = []
     renderer = Renderer(text, view.span, value)
     layout = (renderer.unit, renderer.newline)
+    context = _interned((config.cache_key(), base_dir, layout))
     for obj in objects:
         tool_ptr: str = obj.pointer
-        fields = {k: _relative(v, tool_ptr) for k, v in dict(getattr(obj, "field_pointers", {})).items()}
         tspan = view.span(tool_ptr, "value") or (0, 0)
-        source = text[tspan[0] : tspan[1]]
-        key = (
-            source,
-            renderer.line_indent(tspan[0]),
-            tool_ptr,
-            obj.index,
-            obj.shape,
-            tuple(sorted(fields.items())),
-            config.cache_key(),
-            base_dir,
-            layout,
-        )
-        placed = _placed_get(key)
-        if placed is None:
-            result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source)
-            owner = (obj.index, result.facts.name)
-            rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
-            found_here = _finish(text, view, rebased, config, value, renderer=renderer)
-            placed = _Placed(tspan[0], tuple(found_here), result.facts)
-            _placed_put(key, placed)
-        per_tool.extend(placed.at(tspan[0]))
+        seen = _SEEN.get(id(obj.value))
+        if (seen is not None and seen.value is obj.value and seen.pointer == tool_ptr and seen.index == obj.index
+                and seen.shape == obj.shape and seen.context is context and seen.length == tspan[1] - tspan[0]):
+            # The same parsed object: an incremental re-parse kept it, so its text is unchanged and
+            # only its place moved. No slicing, hashing or checking.
+            placed = seen.placed
+            name_span = None if seen.name_at is None else (tspan[0] + seen.name_at[0], tspan[0] + seen.name_at[1])
+        else:
+            cut = len(tool_ptr)  # field pointers are the tool's pointer + a relative one
+            fields = {k: v[cut:] if v.startswith(tool_ptr) else v for k, v in obj.field_pointers.items()}
+            source = text[tspan[0] : tspan[1]]
+            key = (source, renderer.line_indent(tspan[0]), tool_ptr, obj.index, obj.shape,
+                   tuple(sorted(fields.items())), context)
+            cached = _placed_get(key)
+            if cached is not None:
+                placed = cached
+            else:
+                result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source)
+                owner = (obj.index, result.facts.name)
+                rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
+                found_here = _finish(text, view, rebased, config, value, renderer=renderer)
+                placed = _Placed(tspan[0], tuple(found_here), result.facts)
+                _placed_put(key, placed)
+            name_ptr = tool_ptr + fields.get("name", "/name")
+            name_span = view.span(name_ptr, "value") if placed.facts.name is not None else None
+            _seen_put(_Seen(obj.value, tool_ptr, obj.index, obj.shape, context, tspan[1] - tspan[0], placed,
+                            None if name_span is None else (name_span[0] - tspan[0], name_span[1] - tspan[0])))
+        if placed.findings:
+            blocks.append(FindingBlock(tspan[0], placed.origin, placed.findings))
         facts.append((obj, placed.facts))
-        name_ptr = tool_ptr + fields.get("name", "/name")
-        tools.append(
-            ToolSummary(
-                obj.index,
-                placed.facts.name,
-                tool_ptr,
-                tspan,
-                view.span(name_ptr, "value") if placed.facts.name is not None else None,
-                obj.shape,
-            )
-        )
-    raws.extend(_document_checks(facts, config))
+        tools.append(ToolSummary(obj.index, placed.facts.name, tool_ptr, tspan, name_span, obj.shape))
+    raws.extend(_document_checks_cached(facts, config))
     owners = {t.pointer: (t.index, t.name) for t in tools}
     findings = _finish(text, view, raws, config, value, owners, renderer=renderer)
-    findings = _sorted(syntax_filter(syntax, config) + per_tool + findings)
-    return DocumentReport(tuple(findings), tuple(tools), is_tool_file)
+    loose = _sorted(syntax_filter(syntax, config) + findings)
+    return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks))
+
+
+_CONTEXTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _interned(context: tuple[Any, ...]) -> tuple[Any, ...]:
+    """One object per distinct context, so comparing it with a cached one is an identity check."""
+    if len(_CONTEXTS) > 64:
+        _CONTEXTS.clear()
+    return _CONTEXTS.setdefault(context, context)
+
+
+class _Seen:
+    """A tool object as last checked: reused while the parser hands back the very same object."""
+
+    __slots__ = ("context", "index", "length", "name_at", "placed", "pointer", "shape", "value")
+
+    def __init__(self, value: Any, pointer: str, index: int, shape: str | None, context: tuple[Any, ...],
+                 length: int, placed: _Placed, name_at: tuple[int, int] | None) -> None:
+        self.value, self.pointer, self.index, self.shape = value, pointer, index, shape
+        self.context, self.length, self.placed, self.name_at = context, length, placed, name_at
+
+
+_SEEN: OrderedDict[int, _Seen] = OrderedDict()
+
+
+def _seen_put(seen: _Seen) -> None:
+    _SEEN[id(seen.value)] = seen
+    _SEEN.move_to_end(id(seen.value))
+    if len(_SEEN) > _PLACED_SIZE:
+        _SEEN.popitem(last=False)
+
+
+_SHAPES: OrderedDict[int, tuple[Any, str | None]] = OrderedDict()
+
+
+def _shape_of(obj: Any) -> str | None:
+    """``detect_shape`` remembered by object identity: an incremental re-parse keeps the objects of
+    the tools an edit did not touch, and parsed values are never mutated."""
+    from ..loading.shapes import detect_shape
+
+    hit = _SHAPES.get(id(obj))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    shape = detect_shape(obj)
+    _SHAPES[id(obj)] = (obj, shape)
+    if len(_SHAPES) > _PLACED_SIZE:
+        _SHAPES.popitem(last=False)
+    return shape
+
+
+def run_summary(text: str) -> DocumentReport:
+    if len(text) > MAX_TEXT:
+        return DocumentReport((), (), False)
+    from ..document import parse  # type: ignore[attr-defined,unused-ignore]
+    from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
+
+    parsed = parse(text)
+    view = DocView(text, parsed)
+    value = parsed.value
+    tools = []
+    for obj in iter_tool_objects(value, _shape_of) if value is not None else ():
+        if obj.shape is None:
+            continue
+        name_ptr = obj.field_pointers.get("name", obj.pointer + "/name")
+        name = jp.resolve(value, name_ptr, None)
+        tools.append(ToolSummary(obj.index, name if isinstance(name, str) else None, obj.pointer,
+                                 view.span(obj.pointer, "value") or (0, 0),
+                                 view.span(name_ptr, "value") if isinstance(name, str) else None, obj.shape))
+    return DocumentReport((), tuple(tools), bool(tools))
 
 
 class _Placed:
-    """One tool's findings as placed when its text started at ``start``; reused (shifted when the tool
-    moved) while the tool's text, pointer and configuration are unchanged, so an edit re-places only
-    the tool it touched."""
+    """One tool's findings as placed when its text started at ``origin``; reused (shifted by the
+    consumer when the tool moved) while the tool's text, pointer and configuration are unchanged, so
+    an edit re-checks only the tool it touched."""
 
-    __slots__ = ("facts", "findings", "start")
+    __slots__ = ("facts", "findings", "origin")
 
-    def __init__(self, start: int, findings: tuple[Finding, ...], facts: ToolFacts) -> None:
-        self.start, self.findings, self.facts = start, findings, facts
-
-    def at(self, start: int) -> tuple[Finding, ...]:
-        delta = start - self.start
-        if delta == 0:
-            return self.findings
-        moved = tuple(_shift(f, delta) for f in self.findings)
-        self.start, self.findings = start, moved
-        return moved
-
-
-def _shift(f: Finding, delta: int) -> Finding:
-    def edits(fix: Fix) -> Fix:
-        return Fix(fix.title, tuple(TextEdit(e.start + delta, e.end + delta, e.new_text) for e in fix.edits))
-
-    return replace(
-        f,
-        span=(f.span[0] + delta, f.span[1] + delta),
-        fix=edits(f.fix) if f.fix else None,
-        fixes=tuple(edits(x) for x in f.fixes),
-        related=tuple(
-            replace(r, span=(r.span[0] + delta, r.span[1] + delta)) if r.span and r.path is None else r
-            for r in f.related
-        ),
-    )
+    def __init__(self, origin: int, findings: tuple[Finding, ...], facts: ToolFacts) -> None:
+        self.origin, self.findings, self.facts = origin, findings, facts
 
 
 _PLACED: OrderedDict[tuple[Any, ...], _Placed] = OrderedDict()
@@ -235,6 +279,26 @@ def _placed_put(key: tuple[Any, ...], placed: _Placed) -> None:
     _PLACED[key] = placed
     if len(_PLACED) > _PLACED_SIZE:
         _PLACED.popitem(last=False)
+
+
+_DOC_CHECKS: OrderedDict[tuple[Any, ...], tuple[list[ToolFacts], list[Raw]]] = OrderedDict()
+
+
+def _document_checks_cached(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) -> list[Raw]:
+    """``_document_checks`` depends only on each tool's pointers and facts: an edit inside one tool
+    that leaves its facts equal (its name, target names, strict counts) reuses the last result."""
+    # Field pointers follow from the pointer and the shape.
+    key = (config.cache_key(), tuple((obj.pointer, obj.shape) for obj, _ in facts))
+    current = [f for _, f in facts]
+    hit = _DOC_CHECKS.get(key)
+    if hit is not None and hit[0] == current:  # list equality: identity first, then field by field
+        return hit[1]
+    raws = _document_checks(facts, config)
+    _DOC_CHECKS[key] = (current, raws)
+    _DOC_CHECKS.move_to_end(key)
+    if len(_DOC_CHECKS) > 8:
+        _DOC_CHECKS.popitem(last=False)
+    return raws
 
 
 def syntax_filter(findings: list[Finding], config: CheckConfig) -> list[Finding]:

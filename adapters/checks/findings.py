@@ -3,7 +3,7 @@ language server and the CLI convert them to line/column with ``document.line_ind
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -69,3 +69,30 @@ class Finding:
 
     def all_fixes(self) -> tuple[Fix, ...]:
         return ((self.fix,) if self.fix else ()) + self.fixes
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """Every target the finding concerns (a loss several targets share is one finding)."""
+        listed = self.data.get("targets")
+        if isinstance(listed, list) and listed:
+            return tuple(str(x) for x in listed)
+        return (self.target,) if self.target else ()
+
+    def shifted(self, delta: int) -> Finding:
+        """The same finding ``delta`` code points later (its tool moved); other files' places stay."""
+        if delta == 0:
+            return self
+
+        def moved(fix: Fix) -> Fix:
+            return Fix(fix.title, tuple(TextEdit(e.start + delta, e.end + delta, e.new_text) for e in fix.edits))
+
+        return replace(
+            self,
+            span=(self.span[0] + delta, self.span[1] + delta),
+            fix=moved(self.fix) if self.fix else None,
+            fixes=tuple(moved(x) for x in self.fixes),
+            related=tuple(
+                replace(r, span=(r.span[0] + delta, r.span[1] + delta)) if r.span and r.path is None else r
+                for r in self.related
+            ),
+        )

@@ -51,9 +51,11 @@ def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tupl
 
 
 def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[Any]:
+    """One finding per lost keyword and kind of loss; targets that lose it the same way share it
+    (``data["targets"]``), so eight targets do not put eight squiggles on one keyword."""
     from .tool_checks import Raw
 
-    raws: list[Raw] = []
+    groups: dict[tuple[str, str, str], list[Loss]] = {}
     for lt, conv in conversions(value, shape, config):
         for loss in conv.losses:
             try:
@@ -61,18 +63,27 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
             except Exception:
                 ptr = ""
             ptr = _existing(value, ptr)
-            label = DISPLAY_NAMES.get(loss.target, loss.target)
-            raws.append(
-                Raw(
-                    loss_code(loss),
-                    f"{label}: {loss.message} ({loss.action.value}, {loss.effect.value})",
-                    ptr,
-                    "key",
-                    target=loss.target,
-                    fixes=_fixes(value, ptr, loss),
-                    data={"loss": loss.to_dict()},
-                )
+            template = loss.message.replace(loss.target, "\0")
+            groups.setdefault((loss_code(loss), ptr, template), []).append(loss)
+    raws: list[Raw] = []
+    for (code, ptr, template), losses in groups.items():
+        first = losses[0]
+        labels = [DISPLAY_NAMES.get(x.target, x.target) for x in losses]
+        if len(losses) == 1:
+            message = f"{labels[0]}: {first.message}"
+        else:
+            message = template.replace("\0", ", ".join(labels))
+        raws.append(
+            Raw(
+                code,
+                f"{message} ({first.action.value}, {first.effect.value})",
+                ptr,
+                "key",
+                target=first.target,
+                fixes=_fixes(value, ptr, first),
+                data={"loss": first.to_dict(), "targets": [x.target for x in losses]},
             )
+        )
     return raws
 
 

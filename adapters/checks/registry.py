@@ -22,6 +22,9 @@ class Rule:
     summary: str
     doc: str
     fix_available: bool = False
+    #: Off unless ``select`` or ``severity`` names it (by code or prefix): rules whose findings are
+    #: informative but would bury the real ones in an editor when every tool has several.
+    opt_in: bool = False
 
     @property
     def family(self) -> str:

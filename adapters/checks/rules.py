@@ -27,10 +27,11 @@ FAMILIES: dict[str, str] = {
 
 
 def _rule(
-    code: str, name: str, severity: Severity, summary: str, why: str, bad: str, good: str, fix: bool = False
+    code: str, name: str, severity: Severity, summary: str, why: str, bad: str, good: str, fix: bool = False,
+    opt_in: bool = False,
 ) -> Rule:
     doc = f"{why.strip()}\n\nBad:\n\n```json\n{bad.strip()}\n```\n\nFixed:\n\n```json\n{good.strip()}\n```\n"
-    return register(Rule(code, name, severity, summary, doc, fix))
+    return register(Rule(code, name, severity, summary, doc, fix, opt_in))
 
 
 _OK = (
@@ -339,10 +340,12 @@ _rule(
     I,
     "A keyword is rewritten for a target into an equivalent form.",
     _LOSS_WHY + " Neutral: the converted schema accepts the same instances (e.g. `const` lowered to a "
-    "one-value `enum`).",
+    "one-value `enum`). Off unless selected (`select = [\"TC501\"]` or a severity for it): nothing is "
+    "lost, and a file of ordinary tools has several per tool; `toolcast convert` still lists them.",
     '{"type": "string", "const": "celsius"}',
     '{"type": "string", "enum": ["celsius"]}',
     fix=True,
+    opt_in=True,
 )
 _rule(
     "TC502",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .. import pointer as jp
@@ -24,7 +26,13 @@ class ToolObject:
     pointer: str
     value: Any
     shape: str | None
-    field_pointers: dict[str, str]
+
+    @cached_property
+    def field_pointers(self) -> dict[str, str]:
+        """Where the tool's fields are in the document (built on first use: the checks of an
+        unchanged tool never ask)."""
+        fields = FIELDS.get(self.shape or "canonical", FIELDS["canonical"])
+        return {k: self.pointer + v for k, v in fields.items()}
 
 
 @dataclass(frozen=True)
@@ -83,15 +91,15 @@ def _containers(value: Any) -> list[tuple[str, Any, str | None]]:
     return out
 
 
-def iter_tool_objects(value: Any) -> list[ToolObject]:
-    """Every tool object in a parsed file, recognised or not. Never raises."""
+def iter_tool_objects(value: Any, detect: Callable[[Any], str | None] = detect_shape) -> list[ToolObject]:
+    """Every tool object in a parsed file, recognised or not. Never raises. ``detect`` may be a
+    memoised ``detect_shape`` (the checks keep one across edits of the same document)."""
     found = []
     for index, (ptr, obj, hint) in enumerate(_containers(value)):
-        shape = detect_shape(obj)
+        shape = detect(obj)
         if hint == "gemini" and shape in (None, "canonical") and isinstance(obj, dict) and "name" in obj:
             shape = "gemini"
-        fields = FIELDS.get(shape or "canonical", FIELDS["canonical"])
-        found.append(ToolObject(index, ptr, obj, shape, {k: ptr + v for k, v in fields.items()}))
+        found.append(ToolObject(index, ptr, obj, shape))
     return found
 
 

@@ -17,30 +17,45 @@ from typing import Any
 
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from toolcast.adapters.checks import (
     CheckConfig,
     DocumentReport,
     Finding,
-    Severity,
     check_document,
     check_names_across,
     config_from_mapping,
     load_config,
-    rule_url,
 )
-from toolcast.adapters.document import Encoding
+from toolcast.adapters.document import Encoding, LineIndex
 
+from .diagnostics import RawJson, diagnostics_json
 from .documents import Document, uri_to_path
 
 log = logging.getLogger("toolcast.server")
 
-SEVERITY = {
-    Severity.ERROR: t.DiagnosticSeverity.Error,
-    Severity.WARNING: t.DiagnosticSeverity.Warning,
-    Severity.INFO: t.DiagnosticSeverity.Information,
-    Severity.HINT: t.DiagnosticSeverity.Hint,
-}
 DEFAULT_DEBOUNCE = 0.03
+
+
+class ToolcastProtocol(LanguageServerProtocol):
+    """pygls' protocol, plus messages whose JSON toolcast has already built (``RawJson``): large
+    diagnostic lists are joined from cached fragments instead of converted object by object."""
+
+    def _send_data(self, data: Any) -> None:
+        if not isinstance(data, RawJson):
+            super()._send_data(data)
+            return
+        if self.writer is None:
+            return
+        body = data.text.encode("utf-8")
+        self.writer.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
+
+    def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
+        if error is None and isinstance(result, RawJson):
+            self._result_types.pop(msg_id, None)
+            self._send_data(RawJson(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result.text}}}'))
+            return
+        super()._send_response(msg_id, result, error)
 
 
 class ToolcastServer(LanguageServer):
@@ -51,7 +66,8 @@ class ToolcastServer(LanguageServer):
             ver = version("toolcast")
         except PackageNotFoundError:
             ver = "0"
-        super().__init__("toolcast", ver, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
+        super().__init__("toolcast", ver, text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
+                         protocol_cls=ToolcastProtocol)
         self.documents: dict[str, Document] = {}
         self.client_settings: dict[str, Any] = {}
         self.pull = False
@@ -139,49 +155,40 @@ class ToolcastServer(LanguageServer):
         doc.report, doc.report_version = report, doc.version
         return report
 
-    def diagnostics(self, doc: Document) -> list[t.Diagnostic]:
+    def diagnostics(self, doc: Document) -> str:
+        """The JSON array of the document's diagnostics."""
         report = self.report(doc)
         if report is None:
-            return []
-        findings = list(report.findings)
+            return "[]"
+        extra: tuple[Finding, ...] = ()
         # Registration checks across files (open ones and the workspace index): duplicate names.
         others = {path: report for path, (_, report) in self.indexed.items() if report.tools}
         others.update({self.key(d): r for d in self.documents.values()
                        if (r := self.report(d)) is not None and r.tools})
         if len(others) > 1 and self.key(doc) in others:
             across = check_names_across(others, self.config_for(doc))
-            findings.extend(across.get(self.key(doc), ()))
-        return [self.to_diagnostic(doc, f) for f in findings]
+            extra = across.get(self.key(doc), ())
+        return diagnostics_json(doc.uri, doc.index, report, extra, self.encoding, doc.fragments, self.locate)
+
+    def locate(self, path: str) -> tuple[str, LineIndex] | None:
+        """(uri, line index) of another file named in a finding: open, else as indexed from disk."""
+        for d in self.documents.values():
+            if self.key(d) == path:
+                return d.uri, d.index
+        if path in self.indexed:
+            return Path(path).as_uri(), LineIndex(self.indexed[path][0])
+        return None
 
     @staticmethod
     def key(doc: Document) -> str:
         """How a document is named in cross-file findings: its path, else its URI."""
         return str(doc.path) if doc.path is not None else doc.uri
 
-    def to_diagnostic(self, doc: Document, finding: Finding) -> t.Diagnostic:
-        enc = self.encoding
-        related = []
-        by_key = {self.key(d): d for d in self.documents.values()}
-        for rel in finding.related:
-            other = by_key.get(rel.path) if rel.path else doc
-            if other is None and rel.path in self.indexed:  # a closed file: positions from its text on disk
-                other = Document(Path(rel.path).as_uri(), self.indexed[rel.path][0], 0)
-            if other is None or rel.span is None:
-                continue
-            related.append(t.DiagnosticRelatedInformation(
-                t.Location(other.uri, self.range(other, rel.span, enc)), rel.message))
-        data = {"version": doc.version, "pointer": finding.pointer, "target": finding.target,
-                "tool_index": finding.tool_index, "fixes": [fx.to_dict() for fx in finding.all_fixes()]}
-        return t.Diagnostic(
-            range=self.range(doc, finding.span, enc),
-            message=finding.message,
-            severity=SEVERITY.get(finding.severity, t.DiagnosticSeverity.Warning),
-            code=finding.code,
-            code_description=t.CodeDescription(rule_url(finding.code)),
-            source="toolcast",
-            related_information=related or None,
-            data=data,
-        )
+    def publish(self, uri: str, version: int | None, diagnostics: str) -> None:
+        ver = "" if version is None else f',"version":{version}'
+        self.protocol._send_data(RawJson(
+            '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":'
+            f'{{"uri":{json.dumps(uri, ensure_ascii=False)}{ver},"diagnostics":{diagnostics}}}}}'))
 
     @staticmethod
     def range(doc: Document, span: tuple[int, int], enc: Encoding) -> t.Range:
@@ -206,7 +213,7 @@ class ToolcastServer(LanguageServer):
         version = doc.version
         diags = self.diagnostics(doc)
         if self.documents.get(uri) is doc and doc.version == version:  # never publish for a stale version
-            self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri, diags, version))
+            self.publish(uri, version, diags)
         self.pending.pop(uri, None)
 
 
@@ -268,7 +275,7 @@ async def pull_configuration(ls: ToolcastServer) -> None:
 
 async def index_workspace(ls: ToolcastServer) -> None:
     """Check every tool file of the workspace once, with `$/progress` where the client supports it."""
-    from .workspace import check_file, tool_files
+    from .workspace import index_file, tool_files
 
     window = ls.capabilities.window if ls.capabilities else None
     token = "toolcast-index"
@@ -282,7 +289,7 @@ async def index_workspace(ls: ToolcastServer) -> None:
             progress = False
     paths = [p for root in ls.roots for p in tool_files(root, ls.config_in(root))]
     for i, path in enumerate(paths):
-        checked = check_file(path, ls.config_in(path.parent))
+        checked = index_file(path)
         if checked is not None:
             ls.indexed[str(path)] = checked
         if progress and i % 20 == 0:
@@ -297,7 +304,7 @@ async def index_workspace(ls: ToolcastServer) -> None:
 
 @server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFilesParams) -> None:
-    from .workspace import check_file
+    from .workspace import index_file
 
     if any(c.uri.endswith(("/toolcast.toml", "/pyproject.toml")) for c in params.changes):
         ls.configs.clear()
@@ -310,7 +317,7 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
         if change.type == t.FileChangeType.Deleted:
             ls.indexed.pop(str(path), None)
         else:
-            checked = check_file(path, ls.config_in(path.parent))
+            checked = index_file(path)
             if checked is not None and (checked[1].is_tool_file or str(path) in ls.indexed):
                 ls.indexed[str(path)] = checked
     for doc in ls.documents.values():
@@ -379,23 +386,24 @@ def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
     path = closed.path if closed is not None else None
     was_tool_file = closed is not None and closed.report is not None and bool(closed.report.tools)
     if path is not None and (str(path) in ls.indexed or was_tool_file):
-        from .workspace import check_file
+        from .workspace import index_file
 
-        checked = check_file(path, ls.config_in(path.parent))
+        checked = index_file(path)
         if checked is not None:
             ls.indexed[str(path)] = checked  # the text on disk again, for names across files
     task = ls.pending.pop(uri, None)
     if task is not None:
         task.cancel()
     if not ls.pull:
-        ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri, []))
+        ls.publish(uri, None, "[]")
 
 
-def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> t.DocumentDiagnosticReport:
+def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> Any:
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
-        return t.RelatedFullDocumentDiagnosticReport(items=[])
-    return t.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(doc), result_id=f"{doc.uri}@{doc.version}")
+        return RawJson('{"kind":"full","items":[]}')
+    result_id = json.dumps(f"{doc.uri}@{doc.version}", ensure_ascii=False)
+    return RawJson(f'{{"kind":"full","resultId":{result_id},"items":{ls.diagnostics(doc)}}}')
 
 
 def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:
@@ -447,20 +455,25 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
     def wanted(kind: str) -> bool:
         return not only or any(kind == k or kind.startswith(f"{k}.") for k in only)
 
-    # Quick fixes straight from each diagnostic's data: no second analysis.
-    for diag in params.context.diagnostics:
-        data = diag.data if isinstance(diag.data, dict) else {}
-        if data.get("version") != doc.version or not wanted("quickfix"):
-            continue  # computed for another version of the text: refused
-        for fix in data.get("fixes", []):
-            edits = [t.TextEdit(ls.range(doc, (e["start"], e["end"]), ls.encoding), e["new_text"])
-                     for e in fix.get("edits", [])]
-            actions.append(t.CodeAction(
-                title=fix.get("title", "Fix"), kind=t.CodeActionKind.QuickFix, diagnostics=[diag],
-                edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
-                    t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
-
     report = ls.report(doc)
+    # Quick fixes for the diagnostics the client sends, computed for the current text: a diagnostic
+    # whose code and range no longer match a current finding (the text changed) gets none, and
+    # each edit names the version it was computed for, so a client refuses it once that is stale.
+    fixable = [d for d in params.context.diagnostics if isinstance(d.data, dict) and d.data.get("fixable")]
+    if report is not None and fixable and wanted("quickfix"):
+        enc = ls.encoding
+        current = {(f.code, f.span): f for f in report.findings if f.all_fixes()}
+        for diag in fixable:
+            span = (doc.index.offset(diag.range.start.line, diag.range.start.character, enc),
+                    doc.index.offset(diag.range.end.line, diag.range.end.character, enc))
+            finding = current.get((str(diag.code), span))
+            for fix in finding.all_fixes() if finding is not None else ():
+                edits = [t.TextEdit(ls.range(doc, (e.start, e.end), enc), e.new_text) for e in fix.edits]
+                actions.append(t.CodeAction(
+                    title=fix.title, kind=t.CodeActionKind.QuickFix, diagnostics=[diag],
+                    edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
+                        t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
+
     if report is None or not report.tools:
         return actions
     offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
@@ -616,12 +629,15 @@ def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
     report = ls.report(doc) if doc else None
     if doc is None or report is None:
         return []
+    per_tool: dict[int, dict[str, int]] = {}
+    for f in report.findings:  # one pass: files with thousands of tools and findings
+        if f.tool_index is not None and f.code.startswith("TC5") and f.code != "TC501":
+            counts = per_tool.setdefault(f.tool_index, {})
+            for target in f.targets:
+                counts[target] = counts.get(target, 0) + 1
     lenses = []
     for tool in report.tools:
-        counts: dict[str, int] = {}
-        for f in report.findings:
-            if f.tool_index == tool.index and f.target and f.code.startswith("TC5") and f.code != "TC501":
-                counts[f.target] = counts.get(f.target, 0) + 1
+        counts = per_tool.get(tool.index, {})
         summary = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) or "no losses"
         pos = ls.range(doc, (tool.span[0], tool.span[0]), ls.encoding)
         lenses.append(t.CodeLens(pos, t.Command(f"toolcast: {summary}", "toolcast.export",

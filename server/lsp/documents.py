@@ -14,6 +14,8 @@ from urllib.parse import unquote, urlparse
 from toolcast.adapters.checks import DocumentReport
 from toolcast.adapters.document import Encoding, LineIndex
 
+from .diagnostics import FragmentCache
+
 
 def uri_to_path(uri: str) -> Path | None:
     parsed = urlparse(uri)
@@ -31,6 +33,7 @@ class Document:
     index: LineIndex = field(init=False)
     report: DocumentReport | None = None
     report_version: int | None = None
+    fragments: FragmentCache = field(default_factory=FragmentCache)
 
     def __post_init__(self) -> None:
         self.index = LineIndex(self.text)

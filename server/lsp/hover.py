@@ -38,7 +38,7 @@ def hover_text(text: str, offset: int, report: DocumentReport | None, config: Ch
         if tool.name_span and tool.name_span[0] <= offset <= tool.name_span[1]:
             lines = [f"**{tool.name}**"]
             for target in config.targets:
-                n = len([f for f in findings if f.tool_index == tool.index and f.target == target
+                n = len([f for f in findings if f.tool_index == tool.index and target in f.targets
                          and f.code.startswith("TC5")])
                 lines.append(f"- {DISPLAY_NAMES[target]}: {'kept' if n == 0 else f'{n} loss(es)'}")
             return "\n".join(lines), tool.name_span

@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from toolcast.adapters.checks import CheckConfig, DocumentReport, check_document
+from toolcast.adapters.checks import CheckConfig, DocumentReport, summarize_document
 
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".tox", "dist", "build"}
 MAX_FILES = 20_000
@@ -30,12 +30,13 @@ def tool_files(root: Path, config: CheckConfig) -> Iterator[Path]:
                 yield base / name
 
 
-def check_file(path: Path, config: CheckConfig) -> tuple[str, DocumentReport] | None:
-    """(text, report) of a file on disk; None when it cannot be read or is too large."""
+def index_file(path: Path) -> tuple[str, DocumentReport] | None:
+    """(text, tools and names) of a file on disk; None when it cannot be read or is too large. Closed
+    files are not checked, only read for their tool names (duplicates across files)."""
     try:
         if path.stat().st_size > MAX_BYTES:
             return None
         text = path.read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None
-    return text, check_document(text, path=str(path), config=config)
+    return text, summarize_document(text)

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolcast.adapters.checks import CheckConfig, check_document
+from toolcast.adapters.checks.findings import Severity
 from toolcast.adapters.convert import convert
 from toolcast.adapters.loading import load_tools
 from toolcast.adapters.targets import TARGETS
@@ -65,7 +66,7 @@ def _check(tool: dict[str, Any], target: str) -> None:
     text = json.dumps(tool, indent=2)
     conversion = convert(load_tools(tool)[0].tool, target)
     expected = Counter(_loss_key(loss.to_dict()) for loss in conversion.losses)
-    report = check_document(text, config=CheckConfig(targets=(target,)))
+    report = check_document(text, config=CheckConfig(targets=(target,), select=("TC",)))  # TC501 is opt-in
     got = Counter(_loss_key(f.data["loss"]) for f in report.findings if f.code.startswith("TC5"))
     assert got == expected
     for f in report.findings:
@@ -110,7 +111,41 @@ def test_loss_findings_equal_convert_losses_generated(
 def test_loss_findings_land_on_the_lost_keyword() -> None:
     tool = make_tool({"unit": {"type": "string", "const": "celsius"}}, ["unit"])
     text = json.dumps(tool, indent=2)
-    report = check_document(text, config=CheckConfig(targets=("gemini",)))
+    report = check_document(text, config=CheckConfig(targets=("gemini",), select=("TC",)))
     hits = [f for f in report.findings if f.code.startswith("TC5") and f.data["loss"]["keyword"] == "const"]
     assert hits, [f.data.get("loss") for f in report.findings]
     assert all(text[f.span[0] : f.span[1]] == '"const"' for f in hits)
+
+
+def _expanded(finding: Any) -> list[str]:
+    """The per-target losses one (possibly shared) finding stands for."""
+    first = finding.data["loss"]
+    out = []
+    for target in finding.targets:
+        loss = dict(first, target=target, message=first["message"].replace(first["target"], target))
+        out.append(_loss_key(loss))
+    return out
+
+
+def test_targets_that_lose_a_keyword_the_same_way_share_one_finding() -> None:
+    for tool in FIXED_SET:
+        text = json.dumps(tool, indent=2)
+        canonical = load_tools(tool)[0].tool
+        expected = Counter(
+            _loss_key(loss.to_dict()) for target in TARGETS for loss in convert(canonical, target).losses
+        )
+        report = check_document(text, config=CheckConfig(select=("TC",)))
+        losses = [f for f in report.findings if f.code.startswith("TC5")]
+        got = Counter(key for f in losses for key in _expanded(f))
+        assert got == expected
+    shared = check_document(json.dumps(FIXED_SET[-1]), config=CheckConfig(select=("TC",)))
+    assert any(len(f.targets) > 1 for f in shared.findings), "some keyword is lost by several targets alike"
+
+
+def test_neutral_rewrites_are_opt_in() -> None:
+    tool = make_tool({"unit": {"type": "string", "const": "celsius"}}, ["unit"])
+    text = json.dumps(tool, indent=2)
+    assert not [f for f in check_document(text).findings if f.code == "TC501"]
+    assert [f for f in check_document(text, config=CheckConfig(select=("TC501",))).findings if f.code == "TC501"]
+    assert [f for f in check_document(text, config=CheckConfig(severities={"TC501": Severity.WARNING})).findings
+            if f.code == "TC501" and f.severity == Severity.WARNING]
