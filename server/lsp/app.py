@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+import gc
 import json
 import logging
 import os
@@ -34,7 +35,8 @@ from .documents import Document, uri_to_path
 
 log = logging.getLogger("toolcast.server")
 
-DEFAULT_DEBOUNCE = 0.03
+DEFAULT_DEBOUNCE = 0.0
+SETTLE_SIZE = 1_000_000
 
 
 class ToolcastProtocol(LanguageServerProtocol):
@@ -77,6 +79,7 @@ class ToolcastServer(LanguageServer):
         self.watchdog: asyncio.Future[None] | None = None
         self.roots: list[Path] = []
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
+        self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
         self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
 
     # -- configuration --------------------------------------------------------------------------
@@ -153,6 +156,14 @@ class ToolcastServer(LanguageServer):
         if not report.is_tool_file and not self.is_candidate(doc, config):
             report = DocumentReport((), (), False)
         doc.report, doc.report_version = report, doc.version
+        if not doc.settled:
+            doc.settled = True
+            if len(doc.text) > SETTLE_SIZE:
+                # A large document's first analysis leaves millions of long-lived objects (tree,
+                # values, findings). Freezing them keeps the cycle collector from walking them all
+                # on later keystrokes (a pause of 100 ms and more); reference counting still frees
+                # them when the document goes.
+                gc.freeze()
         return report
 
     def diagnostics(self, doc: Document) -> str:
@@ -176,7 +187,11 @@ class ToolcastServer(LanguageServer):
             if self.key(d) == path:
                 return d.uri, d.index
         if path in self.indexed:
-            return Path(path).as_uri(), LineIndex(self.indexed[path][0])
+            text = self.indexed[path][0]
+            known = self.indexed_lines.get(path)
+            if known is None or known.text is not text:
+                known = self.indexed_lines[path] = LineIndex(text)
+            return Path(path).as_uri(), known
         return None
 
     @staticmethod
@@ -316,6 +331,7 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
             continue
         if change.type == t.FileChangeType.Deleted:
             ls.indexed.pop(str(path), None)
+            ls.indexed_lines.pop(str(path), None)
         else:
             checked = index_file(path)
             if checked is not None and (checked[1].is_tool_file or str(path) in ls.indexed):

@@ -39,8 +39,8 @@ def lsp_range(index: LineIndex, span: tuple[int, int], enc: Encoding) -> dict[st
 
 
 def diagnostic(uri: str, index: LineIndex, finding: Finding, enc: Encoding, locate: Locate) -> dict[str, Any]:
-    """One finding as an LSP ``Diagnostic``. ``data`` says where the finding is (quick fixes are
-    computed again for the version the client asks about, so no edit is ever stale)."""
+    """One finding as an LSP ``Diagnostic``. ``data`` names the targets of a loss and says whether a
+    quick fix exists; the fix itself is computed again for the version the client asks about."""
     out: dict[str, Any] = {
         "range": lsp_range(index, finding.span, enc),
         "severity": SEVERITY.get(finding.severity, 2),
@@ -60,14 +60,14 @@ def diagnostic(uri: str, index: LineIndex, finding: Finding, enc: Encoding, loca
                         "message": rel.message})
     if related:
         out["relatedInformation"] = related
-    data: dict[str, Any] = {"pointer": finding.pointer}
+    # Kept small: a file of thousands of tools sends thousands of these on every change.
+    data: dict[str, Any] = {}
     if finding.targets:
         data["targets"] = list(finding.targets)
-    if finding.tool_index is not None:
-        data["tool_index"] = finding.tool_index
     if finding.all_fixes():
         data["fixable"] = True
-    out["data"] = data
+    if data:
+        out["data"] = data
     return out
 
 

@@ -34,6 +34,7 @@ class Document:
     report: DocumentReport | None = None
     report_version: int | None = None
     fragments: FragmentCache = field(default_factory=FragmentCache)
+    settled: bool = False  # analysed once (see ToolcastServer.report)
 
     def __post_init__(self) -> None:
         self.index = LineIndex(self.text)
