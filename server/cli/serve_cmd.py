@@ -18,6 +18,9 @@ def run(args: argparse.Namespace) -> int:
     if args.log_file:
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
     from toolcast.server.lsp.app import server  # pygls only when serving
+    from toolcast.server.lsp.memory import keep_large_blocks
+
+    keep_large_blocks()
 
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")

@@ -36,6 +36,9 @@ from .documents import Document, uri_to_path
 log = logging.getLogger("toolcast.server")
 
 DEFAULT_DEBOUNCE = 0.0
+#: Diagnostics sent per document: a file of thousands of tools can have tens of thousands of
+#: findings, more than anyone reads in an editor and slow for every client to take in.
+DEFAULT_MAX_DIAGNOSTICS = 1000
 SETTLE_SIZE = 1_000_000
 
 
@@ -74,6 +77,7 @@ class ToolcastServer(LanguageServer):
         self.client_settings: dict[str, Any] = {}
         self.pull = False
         self.debounce = DEFAULT_DEBOUNCE
+        self.max_diagnostics = DEFAULT_MAX_DIAGNOSTICS
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.capabilities: t.ClientCapabilities | None = None
         self.watchdog: asyncio.Future[None] | None = None
@@ -122,6 +126,9 @@ class ToolcastServer(LanguageServer):
         debounce = data.pop("debounce_ms", None) if "debounce_ms" in data else None
         if isinstance(debounce, (int, float)) and 0 <= debounce <= 5000:
             self.debounce = debounce / 1000
+        limit = data.pop("max_diagnostics", None) if "max_diagnostics" in data else None
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+            self.max_diagnostics = limit
         _, problems = config_from_mapping(data, "client settings") if data else (None, [])
         if problems:
             text = "; ".join(f"{p.key}: {p.message}" for p in problems)
@@ -179,7 +186,8 @@ class ToolcastServer(LanguageServer):
         if len(others) > 1 and self.key(doc) in others:
             across = check_names_across(others, self.config_for(doc))
             extra = across.get(self.key(doc), ())
-        return diagnostics_json(doc.uri, doc.index, report, extra, self.encoding, doc.fragments, self.locate)
+        return diagnostics_json(doc.uri, doc.index, report, extra, self.encoding, doc.fragments, self.locate,
+                                self.max_diagnostics)
 
     def locate(self, path: str) -> tuple[str, LineIndex] | None:
         """(uri, line index) of another file named in a finding: open, else as indexed from disk."""
@@ -662,5 +670,8 @@ def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from .memory import keep_large_blocks
+
     logging.basicConfig(level=logging.WARNING)
+    keep_large_blocks()
     server.start_io()

@@ -23,6 +23,10 @@ SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.H
 Locate = Callable[[str], "tuple[str, LineIndex] | None"]
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 class RawJson:
     """Text that is already JSON: sent as it is instead of being converted object by object."""
 
@@ -71,37 +75,75 @@ def diagnostic(uri: str, index: LineIndex, finding: Finding, enc: Encoding, loca
     return out
 
 
+class _Entry:
+    __slots__ = ("at", "enc", "findings", "has_error", "text")
+
+    def __init__(self, findings: tuple[Finding, ...]) -> None:
+        self.findings = findings
+        self.has_error = any(f.severity == Severity.ERROR for f in findings)
+        self.at: tuple[int, int] | None = None
+        self.enc: str | None = None
+        self.text = ""
+
+
 class FragmentCache:
     """Per document: the JSON of each tool's diagnostics, keyed by the identity of its findings tuple
     and where the tool starts (line and column in the negotiated encoding). Same findings at the same
     start means the same ranges, because the tool's own text is unchanged."""
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[tuple[Finding, ...], tuple[int, int], str, str]] = {}
+        self._entries: dict[int, _Entry] = {}
 
     def fragments(self, uri: str, index: LineIndex, blocks: Iterable[FindingBlock], enc: Encoding,
-                  locate: Locate) -> list[str]:
-        out: list[str] = []
-        fresh: dict[int, tuple[tuple[Finding, ...], tuple[int, int], str, str]] = {}
+                  locate: Locate, limit: int) -> tuple[list[str], int, int]:
+        """(fragments, diagnostics in them, findings in all blocks). With a ``limit``, tools with an
+        error come first, then the others in document order, while the count stays within it."""
+        fresh: dict[int, _Entry] = {}
+        chosen: list[tuple[FindingBlock, _Entry]] = []
+        later: list[tuple[FindingBlock, _Entry]] = []
+        total = 0
         for block in blocks:
-            at = index.position(block.start, enc)
             key = id(block.findings)
-            hit = self._entries.get(key)
-            if hit is None or hit[0] is not block.findings or hit[1] != at or hit[2] != enc:
-                text = ",".join(json.dumps(diagnostic(uri, index, f, enc, locate), ensure_ascii=False)
-                                for f in block.placed())
-                hit = (block.findings, at, enc, text)
-            fresh[key] = hit  # only the current blocks stay: memory follows the document
-            out.append(hit[3])
+            entry = self._entries.get(key)
+            if entry is None or entry.findings is not block.findings:
+                entry = _Entry(block.findings)
+            fresh[key] = entry  # only the current blocks stay: memory follows the document
+            total += len(block.findings)
+            (chosen if entry.has_error or not limit else later).append((block, entry))
         self._entries = fresh
-        return out
+        count = sum(len(b.findings) for b, _ in chosen)
+        for block, entry in later:
+            if count + len(block.findings) > limit:
+                break
+            chosen.append((block, entry))
+            count += len(block.findings)
+        out = []
+        for block, entry in chosen:
+            at = index.position(block.start, enc)
+            if entry.at != at or entry.enc != enc:
+                entry.text = ",".join(_dumps(diagnostic(uri, index, f, enc, locate)) for f in block.placed())
+                entry.at, entry.enc = at, enc
+            out.append(entry.text)
+        return out, count, total
 
 
 def diagnostics_json(uri: str, index: LineIndex, report: DocumentReport, extra: Iterable[Finding],
-                     enc: Encoding, cache: FragmentCache, locate: Locate) -> str:
-    """The JSON array of every diagnostic for the document: cached tool fragments, then the findings
-    outside tools (syntax, file-level, across files), which are few."""
-    parts = [p for p in cache.fragments(uri, index, report.blocks, enc, locate) if p]
-    parts.extend(json.dumps(diagnostic(uri, index, f, enc, locate), ensure_ascii=False)
-                 for f in (*report.loose, *extra))
+                     enc: Encoding, cache: FragmentCache, locate: Locate, limit: int = 0) -> str:
+    """The JSON array of the document's diagnostics: the findings outside tools (syntax, file-level,
+    across files; few), then the cached fragments of the tools. ``limit`` (0: none) bounds what an
+    editor is sent for a file of thousands of tools; one notice says how many were left out."""
+    loose = (*report.loose, *extra)
+    parts = [_dumps(diagnostic(uri, index, f, enc, locate)) for f in loose]
+    budget = max(limit - len(loose), 1) if limit else 0
+    fragments, shown, total = cache.fragments(uri, index, report.blocks, enc, locate, budget)
+    parts.extend(p for p in fragments if p)
+    if shown < total:
+        parts.append(_dumps({
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "severity": 3,
+            "source": "toolcast",
+            "message": f"toolcast shows {shown + len(loose):,} of {total + len(loose):,} findings in this file "
+                       "(tools with errors first); raise the `max_diagnostics` setting (0: no limit) or run "
+                       "`toolcast check` for all of them",
+        }))
     return "[" + ",".join(parts) + "]"
