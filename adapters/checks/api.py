@@ -46,6 +46,7 @@ class DocumentReport:
     tools: tuple[ToolSummary, ...]
     is_tool_file: bool
     blocks: tuple[FindingBlock, ...] = ()
+    pending: int = 0  # tools not checked yet (a time budget ran out): their findings are missing
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
@@ -59,12 +60,16 @@ class DocumentReport:
 
 
 def check_document(
-    text: str, *, path: str | None = None, config: CheckConfig | None = None
+    text: str, *, path: str | None = None, config: CheckConfig | None = None, budget: float | None = None
 ) -> DocumentReport:
-    """Every finding in ``text`` (a JSON/JSONC tool file), sorted by position."""
+    """Every finding in ``text`` (a JSON/JSONC tool file), sorted by position.
+
+    With ``budget`` (seconds), tools not checked before it runs out are left for later and counted in
+    ``pending``; checked tools are remembered, so calling again finishes the work (the language
+    server shows the first tools of a very large file at once and the rest as they are done)."""
     from .engine import run_document
 
-    return run_document(text, path=path, config=config or CheckConfig())
+    return run_document(text, path=path, config=config or CheckConfig(), budget=budget)
 
 
 def summarize_document(text: str) -> DocumentReport:

@@ -8,6 +8,7 @@ on its key, a feature loss on the lost keyword's key."""
 from __future__ import annotations
 
 import os
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -94,7 +95,9 @@ def _is_toolcast_schema(value: Any) -> bool:
     return isinstance(schema, str) and "toolcast" in schema and schema.endswith("tool.schema.json")
 
 
-def run_document(text: str, *, path: str | None, config: CheckConfig) -> DocumentReport:
+def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None) -> DocumentReport:
+    deadline = time.perf_counter() + budget if budget is not None else None
+    pending = 0
     raws: list[Raw] = []
     base_dir = _workspace(path, config)
     if len(text) > MAX_TEXT:
@@ -146,6 +149,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig) -> Documen
         tool_ptr: str = obj.pointer
         tspan = view.span(tool_ptr, "value") or (0, 0)
         seen = _SEEN.get(id(obj.value))
+        if seen is not None:
+            _SEEN.move_to_end(id(obj.value))  # tools of open documents stay; old versions of edited ones go
         if (seen is not None and seen.value is obj.value and seen.pointer == tool_ptr and seen.index == obj.index
                 and seen.shape == obj.shape and seen.context is context and seen.length == tspan[1] - tspan[0]):
             # The same parsed object: an incremental re-parse kept it, so its text is unchanged and
@@ -161,6 +166,14 @@ def run_document(text: str, *, path: str | None, config: CheckConfig) -> Documen
             cached = _placed_get(key)
             if cached is not None:
                 placed = cached
+            elif deadline is not None and time.perf_counter() > deadline:
+                pending += 1  # left for a later call; listed with its name only
+                name_ptr = tool_ptr + fields.get("name", "/name")
+                raw_name = jp.resolve(value, name_ptr, None)
+                tools.append(ToolSummary(obj.index, raw_name if isinstance(raw_name, str) else None, tool_ptr, tspan,
+                                         view.span(name_ptr, "value") if isinstance(raw_name, str) else None,
+                                         obj.shape))
+                continue
             else:
                 result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source)
                 owner = (obj.index, result.facts.name)
@@ -180,7 +193,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig) -> Documen
     owners = {t.pointer: (t.index, t.name) for t in tools}
     findings = _finish(text, view, raws, config, value, owners, renderer=renderer)
     loose = _sorted(syntax_filter(syntax, config) + findings)
-    return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks))
+    return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks), pending)
 
 
 _CONTEXTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -265,7 +278,7 @@ class _Placed:
 
 
 _PLACED: OrderedDict[tuple[Any, ...], _Placed] = OrderedDict()
-_PLACED_SIZE = 20_000
+_PLACED_SIZE = 12_000  # more than the tools of a large file, few enough to bound memory
 
 
 def _placed_get(key: tuple[Any, ...]) -> _Placed | None:

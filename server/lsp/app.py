@@ -13,6 +13,8 @@ import gc
 import json
 import logging
 import os
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +38,72 @@ from .documents import Document, uri_to_path
 log = logging.getLogger("toolcast.server")
 
 DEFAULT_DEBOUNCE = 0.0
+#: Changes closer together than this are a burst (a paste of many edits, a replayed macro, a flood):
+#: their diagnostics wait until the burst pauses for BURST_DELAY.
+BURST_GAP = 0.002
+BURST_DELAY = 0.02
 #: Diagnostics sent per document: a file of thousands of tools can have tens of thousands of
 #: findings, more than anyone reads in an editor and slow for every client to take in.
 DEFAULT_MAX_DIAGNOSTICS = 1000
 SETTLE_SIZE = 1_000_000
+FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
+
+
+class _Malformed:
+    """A message that is JSON but not a valid JSON-RPC message (or has invalid params)."""
+
+    def __init__(self, msg_id: Any, code: int, message: str) -> None:
+        self.id, self.code, self.message = msg_id, code, message
 
 
 class ToolcastProtocol(LanguageServerProtocol):
-    """pygls' protocol, plus messages whose JSON toolcast has already built (``RawJson``): large
-    diagnostic lists are joined from cached fragments instead of converted object by object."""
+    """pygls' protocol, plus:
+
+    - messages whose JSON toolcast has already built (``RawJson``): large diagnostic lists are joined
+      from cached fragments instead of converted object by object;
+    - the answers the specifications ask for where pygls logs a traceback or shows an error popup:
+      ``InvalidRequest``/``InvalidParams`` for malformed messages, ``ServerNotInitialized`` for
+      requests before ``initialize`` (notifications then are dropped), ``ParseError`` for bodies that
+      are not JSON (see ``ToolcastServer.report_server_error``).
+    """
+
+    initialize_seen = False
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except Exception as exc:  # params that do not fit the method's types, or a broken envelope
+            code = getattr(exc, "code", -32600)
+            is_request = "method" in data and "id" in data
+            return _Malformed(data.get("id") if is_request else None, code if is_request else -32600,
+                              f"{type(exc).__name__}: invalid message for {data.get('method', 'a response')!r}")
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, _Malformed) or not hasattr(message, "jsonrpc"):
+            if isinstance(message, _Malformed):
+                msg_id, code, text = message.id, message.code, message.message
+            else:  # JSON, but not an object with "jsonrpc": answered with id null
+                msg_id, code, text = None, -32600, "Invalid Request: not a JSON-RPC 2.0 message"
+            log.warning("refused a malformed message: %s", text)
+            if msg_id is not None or not isinstance(message, _Malformed):
+                self.send_error(msg_id, code, text)
+            return
+        method = getattr(message, "method", None)
+        if not self.initialize_seen:
+            if method == t.INITIALIZE:
+                self.initialize_seen = True
+            elif method != t.EXIT:
+                if method is not None and getattr(message, "id", None) is not None:
+                    self.send_error(message.id, -32002, "Server Not Initialized: send `initialize` first")
+                return
+        elif self._shutdown and method not in (t.EXIT, None) and getattr(message, "id", None) is not None:
+            self.send_error(message.id, -32600, "Invalid Request: the server is shutting down")
+            return
+        super().handle_message(message)
+
+    def send_error(self, msg_id: Any, code: int, message: str) -> None:
+        error = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
+        self._send_data(RawJson(json.dumps(error, ensure_ascii=False)))
 
     def _send_data(self, data: Any) -> None:
         if not isinstance(data, RawJson):
@@ -61,6 +120,26 @@ class ToolcastProtocol(LanguageServerProtocol):
             self._send_data(RawJson(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result.text}}}'))
             return
         super()._send_response(msg_id, result, error)
+
+
+class _PipeReader:
+    """The reader interface pygls' message loop expects, over an asyncio stream; a stream that ends in
+    the middle of a message ends the loop like a closed one."""
+
+    def __init__(self, stream: asyncio.StreamReader) -> None:
+        self.stream = stream
+
+    async def readline(self) -> bytes:
+        try:
+            return await self.stream.readline()
+        except (asyncio.LimitOverrunError, ValueError):  # a header line over 1 MB: not LSP
+            return b""
+
+    async def readexactly(self, n: int) -> bytes:
+        try:
+            return await self.stream.readexactly(n)
+        except asyncio.IncompleteReadError:
+            return b""
 
 
 class ToolcastServer(LanguageServer):
@@ -85,6 +164,53 @@ class ToolcastServer(LanguageServer):
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
         self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
         self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
+
+    def _start_io_async(self, stdin: Any = None, stdout: Any = None) -> None:
+        """pygls reads stdin in a worker thread, one round trip per header line and body; reading the
+        pipe on the event loop instead takes messages already waiting in the buffer without a hop each
+        (lower latency per edit, and a burst of changes is applied before its diagnostics are made)."""
+        from threading import Event
+
+        from pygls.io_ import StdoutWriter, run_async
+
+        if stdin is not None or os.name != "posix":
+            super()._start_io_async(stdin, stdout)
+            return
+        stop = self._stop_event = Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+
+        async def serve() -> None:
+            loop = asyncio.get_running_loop()
+            stream = asyncio.StreamReader(limit=1 << 20)
+            try:
+                await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), sys.stdin.buffer)
+                reader: Any = _PipeReader(stream)
+            except (ValueError, OSError):  # stdin is a regular file: pygls' threaded reader works for it
+                from pygls.io_ import StdinAsyncReader
+
+                reader = StdinAsyncReader(sys.stdin.buffer, self.thread_pool)
+            await run_async(stop_event=stop, reader=reader, protocol=self.protocol,
+                            logger=log, error_handler=self.report_server_error)
+
+        try:
+            asyncio.run(serve())
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A body that is not JSON gets the JSON-RPC ``ParseError`` answer (id null) and a log line,
+        not an error popup in the user's editor."""
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+            log.warning("refused a message that is not JSON: %s", error)
+            protocol = self.protocol
+            if isinstance(protocol, ToolcastProtocol):
+                protocol.send_error(None, -32700, f"Parse error: {error}")
+            return
+        super().report_server_error(error, source)
 
     # -- configuration --------------------------------------------------------------------------
     def config_for(self, doc: Document) -> CheckConfig:
@@ -156,14 +282,18 @@ class ToolcastServer(LanguageServer):
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version)."""
-        if doc.report is not None and doc.report_version == doc.version:
+        if doc.report is not None and doc.report_version == doc.version and not doc.report.pending:
             return doc.report
         config = self.config_for(doc)
-        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config)
+        # A time budget per round, doubling while a large file's first check goes on: the first tools'
+        # diagnostics are shown within the first round, the rest follow as they are done.
+        budget = FIRST_BUDGET * 2 ** min(doc.rounds, 8)
+        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget)
+        doc.rounds = doc.rounds + 1 if report.pending else 0
         if not report.is_tool_file and not self.is_candidate(doc, config):
             report = DocumentReport((), (), False)
         doc.report, doc.report_version = report, doc.version
-        if not doc.settled:
+        if not doc.settled and not report.pending:
             doc.settled = True
             if len(doc.text) > SETTLE_SIZE:
                 # A large document's first analysis leaves millions of long-lived objects (tree,
@@ -220,16 +350,20 @@ class ToolcastServer(LanguageServer):
         return t.Range(t.Position(sl, sc), t.Position(el, ec))
 
     # -- push -----------------------------------------------------------------------------------
-    def schedule(self, uri: str) -> None:
+    def schedule(self, uri: str, burst: bool = False) -> None:
+        """Publish the document's diagnostics soon: at once (after the messages already read), or,
+        while changes arrive faster than ``BURST_GAP`` apart, once the burst pauses for
+        ``BURST_DELAY``, so a flood of changes costs one analysis instead of one each."""
         if self.pull:
             return
         old = self.pending.pop(uri, None)
         if old is not None:
             old.cancel()
-        self.pending[uri] = asyncio.ensure_future(self._publish_later(uri))
+        delay = max(self.debounce, BURST_DELAY) if burst else self.debounce
+        self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay))
 
-    async def _publish_later(self, uri: str) -> None:
-        await asyncio.sleep(self.debounce)
+    async def _publish_later(self, uri: str, delay: float) -> None:
+        await asyncio.sleep(delay)
         doc = self.documents.get(uri)
         if doc is None:
             return
@@ -238,6 +372,17 @@ class ToolcastServer(LanguageServer):
         if self.documents.get(uri) is doc and doc.version == version:  # never publish for a stale version
             self.publish(uri, version, diags)
         self.pending.pop(uri, None)
+        report = doc.report
+        if report is not None and report.pending and doc.version == version:
+            self.schedule(uri)  # the next round of a large file's first check
+            return
+        names = tuple(tool.name for tool in report.tools) if report is not None else ()
+        if names != doc.published_names:
+            # Duplicate names in other open files may have appeared or gone.
+            doc.published_names = names
+            for other in self.documents.values():
+                if other is not doc and other.report is not None and other.report.tools:
+                    self.schedule(other.uri)
 
 
 server = ToolcastServer()
@@ -397,10 +542,9 @@ def did_change(ls: ToolcastServer, params: t.DidChangeTextDocumentParams) -> Non
     if params.text_document.version is not None and params.text_document.version < doc.version:
         return  # out of order: keep the newer text
     doc.apply(list(params.content_changes), params.text_document.version, ls.encoding)
-    ls.schedule(doc.uri)
-    for other in ls.documents.values():  # duplicate names elsewhere may have appeared or gone
-        if other is not doc and other.report is not None and other.report.tools:
-            ls.schedule(other.uri)
+    now = time.monotonic()
+    burst, doc.changed_at = now - doc.changed_at < BURST_GAP, now
+    ls.schedule(doc.uri, burst)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
@@ -426,8 +570,24 @@ def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> 
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return RawJson('{"kind":"full","items":[]}')
+    items = ls.diagnostics(doc)
+    if doc.report is not None and doc.report.pending and doc.uri not in ls.pending:
+        ls.pending[doc.uri] = asyncio.ensure_future(_complete_then_refresh(ls, doc))
     result_id = json.dumps(f"{doc.uri}@{doc.version}", ensure_ascii=False)
-    return RawJson(f'{{"kind":"full","resultId":{result_id},"items":{ls.diagnostics(doc)}}}')
+    return RawJson(f'{{"kind":"full","resultId":{result_id},"items":{items}}}')
+
+
+async def _complete_then_refresh(ls: ToolcastServer, doc: Document) -> None:
+    """Pull mode: finish a large file's first check between requests, then ask the client to pull."""
+    try:
+        while ls.documents.get(doc.uri) is doc:
+            await asyncio.sleep(0)
+            report = ls.report(doc)
+            if report is None or not report.pending:
+                break
+        refresh(ls)
+    finally:
+        ls.pending.pop(doc.uri, None)
 
 
 def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:

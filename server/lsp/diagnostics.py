@@ -137,6 +137,14 @@ def diagnostics_json(uri: str, index: LineIndex, report: DocumentReport, extra: 
     budget = max(limit - len(loose), 1) if limit else 0
     fragments, shown, total = cache.fragments(uri, index, report.blocks, enc, locate, budget)
     parts.extend(p for p in fragments if p)
+    if report.pending:
+        done = len(report.tools) - report.pending
+        parts.append(_dumps({
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "severity": 3,
+            "source": "toolcast",
+            "message": f"toolcast is still checking this file: {done:,} of {len(report.tools):,} tools done",
+        }))
     if shown < total:
         parts.append(_dumps({
             "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},

@@ -1,0 +1,110 @@
+"""Protocol robustness with the real server process: what the JSON-RPC and LSP specifications ask for
+when a client sends something wrong, and a flood of changes that must not pile up work or memory."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from raw_rpc import Raw
+
+TOOL = {"name": "get_weather", "description": "Weather.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+
+
+@pytest.fixture
+def raw() -> Iterator[Raw]:
+    conn = Raw()
+    yield conn
+    conn.close()
+
+
+def _error(raw: Raw, rid: int | None = None) -> dict[str, object]:
+    msg = raw.wait(lambda m: "error" in m and (rid is None or m.get("id") == rid), 10)
+    error = msg["error"]
+    assert isinstance(error, dict)
+    return error
+
+
+def test_requests_before_initialize_are_refused_and_notifications_dropped(raw: Raw, tmp_path: Path) -> None:
+    uri = (tmp_path / "a.tool.json").as_uri()
+    raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1,
+                                                         "text": json.dumps(TOOL)}})
+    rid = raw.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    assert _error(raw, rid)["code"] == -32002
+    raw.initialize(tmp_path)
+    rid = raw.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert raw.response(rid)["result"] in (None, [])  # the didOpen before initialize was dropped
+
+
+def test_malformed_messages_get_json_rpc_errors(raw: Raw, tmp_path: Path) -> None:
+    raw.initialize(tmp_path)
+    raw.send_bytes(b"{not json")
+    assert _error(raw)["code"] == -32700  # parse error, id null
+    raw.send_bytes(b"[1, 2]")
+    assert _error(raw)["code"] == -32600  # not a request object
+    raw.send_bytes(b'{"jsonrpc": "2.0", "id": 41, "method": "textDocument/hover", "params": {"textDocument": 5}}')
+    assert _error(raw, 41)["code"] == -32602  # params of the wrong shape
+    rid = raw.request("toolcast/noSuchMethod", {})
+    assert _error(raw, rid)["code"] == -32601
+    raw.send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 12345}})  # nothing to cancel
+    uri = (tmp_path / "nowhere.json").as_uri()
+    for method, params in (
+        ("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 9, "character": 9}}),
+        ("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": {
+            "start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}),
+        ("textDocument/documentSymbol", {"textDocument": {"uri": uri}}),
+    ):
+        rid = raw.request(method, params)
+        assert "result" in raw.response(rid)  # unknown documents: an empty answer, not an error
+    raw.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": ""}]})
+    rid = raw.request("shutdown")
+    assert raw.response(rid)["result"] is None
+    rid = raw.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert _error(raw, rid)["code"] == -32600  # after shutdown
+    raw.notify("exit")
+    assert raw.proc.wait(10) == 0
+    assert not any(b"Traceback" in line for line in raw.stderr if b"JSONDecodeError" in line)
+
+
+def test_a_flood_of_ten_thousand_changes(raw: Raw, tmp_path: Path) -> None:
+    """10,000 didChange notifications in one burst: the server keeps only the newest text, publishes
+    for it, answers the next request, and its memory does not grow with the burst."""
+    raw.initialize(tmp_path)
+    tools = [dict(TOOL, name=f"tool_{i}") for i in range(50)]
+    text = json.dumps(tools, indent=2)
+    uri = (tmp_path / "flood.tool.json").as_uri()
+    raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}})
+    raw.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == 1, 30)
+    before = raw.rss_kb()
+    at = text.index('"Weather."') + 1  # inside the first description
+    line = text[:at].count("\n")
+    col = at - text.rfind("\n", 0, at) - 1
+    burst = bytearray()
+    count = 10_000
+    for v in range(2, count + 2):
+        change = {"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col}},
+                  "text": "x"}
+        body = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                           "params": {"textDocument": {"uri": uri, "version": v}, "contentChanges": [change]}}).encode()
+        burst += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    started = time.monotonic()
+    stdin = raw.proc.stdin
+    assert stdin is not None
+    stdin.write(bytes(burst))
+    stdin.flush()
+    last = raw.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                    and m["params"].get("version") == count + 1, 120)
+    took = time.monotonic() - started
+    rid = raw.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    symbols = raw.response(rid, 30)["result"]
+    after = raw.rss_kb()
+    assert [s["name"] for s in symbols][:2] == ["tool_0", "tool_1"] and len(symbols) == 50
+    assert isinstance(last["params"]["diagnostics"], list)
+    # The text has all 10,000 insertions: the hover range of the first description grew by as much.
+    print(f"\nflood: {count:,} changes applied and published in {took:.1f} s; RSS {before / 1024:.0f} MB before, "
+          f"{after / 1024:.0f} MB after")
+    assert after < before + 200_000  # bounded: not a copy of the document per change
