@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from .config import CheckConfig
@@ -47,6 +47,9 @@ class DocumentReport:
     is_tool_file: bool
     blocks: tuple[FindingBlock, ...] = ()
     pending: int = 0  # tools not checked yet (a time budget ran out): their findings are missing
+    #: With ``pending``: ``resume(seconds)`` checks more of them (cached for the next call with this
+    #: text) and returns how many are left; a caller can spread the work between other tasks.
+    resume: Callable[[float], int] | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:

@@ -145,6 +145,26 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     renderer = Renderer(text, view.span, value)
     layout = (renderer.unit, renderer.newline)
     context = _interned((config.cache_key(), base_dir, layout))
+    later: list[tuple[tuple[Any, ...], Any, dict[str, str], str, str, int]] = []
+
+    def place(key: tuple[Any, ...], obj: Any, fields: dict[str, str], source: str, tool_ptr: str,
+              start: int) -> _Placed:
+        result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source)
+        owner = (obj.index, result.facts.name)
+        rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
+        found_here = _finish(text, view, rebased, config, value, renderer=renderer)
+        placed = _Placed(start, tuple(found_here), result.facts)
+        _placed_put(key, placed)
+        return placed
+
+    def resume(budget: float) -> int:
+        """Check pending tools for up to ``budget`` seconds (their results are cached for the next
+        ``check_document`` of this text); the number still pending."""
+        end = time.perf_counter() + budget
+        while later and time.perf_counter() <= end:
+            place(*later.pop(0))
+        return len(later)
+
     for obj in objects:
         tool_ptr: str = obj.pointer
         tspan = view.span(tool_ptr, "value") or (0, 0)
@@ -167,7 +187,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
             if cached is not None:
                 placed = cached
             elif deadline is not None and time.perf_counter() > deadline:
-                pending += 1  # left for a later call; listed with its name only
+                pending += 1  # left for `resume` or a later call; listed with its name only
+                later.append((key, obj, fields, source, tool_ptr, tspan[0]))
                 name_ptr = tool_ptr + fields.get("name", "/name")
                 raw_name = jp.resolve(value, name_ptr, None)
                 tools.append(ToolSummary(obj.index, raw_name if isinstance(raw_name, str) else None, tool_ptr, tspan,
@@ -175,12 +196,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                                          obj.shape))
                 continue
             else:
-                result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source)
-                owner = (obj.index, result.facts.name)
-                rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
-                found_here = _finish(text, view, rebased, config, value, renderer=renderer)
-                placed = _Placed(tspan[0], tuple(found_here), result.facts)
-                _placed_put(key, placed)
+                placed = place(key, obj, fields, source, tool_ptr, tspan[0])
             name_ptr = tool_ptr + fields.get("name", "/name")
             name_span = view.span(name_ptr, "value") if placed.facts.name is not None else None
             _seen_put(_Seen(obj.value, tool_ptr, obj.index, obj.shape, context, tspan[1] - tspan[0], placed,
@@ -193,7 +209,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     owners = {t.pointer: (t.index, t.name) for t in tools}
     findings = _finish(text, view, raws, config, value, owners, renderer=renderer)
     loose = _sorted(syntax_filter(syntax, config) + findings)
-    return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks), pending)
+    return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks), pending,
+                          resume if pending else None)
 
 
 _CONTEXTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}

@@ -355,14 +355,16 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
                    "`allOf` with a `false` branch accepts nothing")
             return merged
         for key, value in branch.items():
-            if key == "properties" and isinstance(value, dict):
+            # Merged member by member only when both sides have the valid type; otherwise they are
+            # compared as a whole below (an invalid schema is refused, never a crash).
+            if key == "properties" and isinstance(value, dict) and isinstance(merged.get(key, {}), dict):
                 props = merged.setdefault("properties", {})
                 for name, sub in value.items():
                     if name in props and props[name] != sub:
                         props[name] = {"allOf": [props[name], sub]}
                     else:
                         props[name] = sub
-            elif key == "required" and isinstance(value, list):
+            elif key == "required" and isinstance(value, list) and isinstance(merged.get(key, []), list):
                 req = merged.setdefault("required", [])
                 req.extend(r for r in value if r not in req)
             elif key in ("description", "title"):

@@ -180,8 +180,10 @@ def run(args: argparse.Namespace) -> int:
             text = raw.decode("utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             if explicit:
-                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-                print(f"toolcast check: {path}: cannot read: {reason}", file=sys.stderr)
+                if isinstance(exc, UnicodeDecodeError):
+                    print(f"toolcast check: {path}: not UTF-8 (byte {exc.start})", file=sys.stderr)
+                else:
+                    print(f"toolcast check: {path}: cannot read: {exc.strerror or exc}", file=sys.stderr)
                 status = 2
             continue
         cfg = config_for(path)

@@ -47,6 +47,8 @@ BURST_DELAY = 0.02
 DEFAULT_MAX_DIAGNOSTICS = 1000
 SETTLE_SIZE = 1_000_000
 FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
+EDIT_BUDGET = 0.05  # the same after an edit while that first check is still going on
+SLICE = 0.05  # background checking between two looks at the incoming messages
 
 
 class _Malformed:
@@ -122,6 +124,14 @@ class ToolcastProtocol(LanguageServerProtocol):
         super()._send_response(msg_id, result, error)
 
 
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 class _PipeReader:
     """The reader interface pygls' message loop expects, over an asyncio stream; a stream that ends in
     the middle of a message ends the loop like a closed one."""
@@ -157,7 +167,8 @@ class ToolcastServer(LanguageServer):
         self.pull = False
         self.debounce = DEFAULT_DEBOUNCE
         self.max_diagnostics = DEFAULT_MAX_DIAGNOSTICS
-        self.pending: dict[str, asyncio.Task[None]] = {}
+        self.pending: dict[str, asyncio.Task[None]] = {}  # publishes waiting to run
+        self.completing: dict[str, asyncio.Future[None]] = {}  # background completion of checks
         self.capabilities: t.ClientCapabilities | None = None
         self.watchdog: asyncio.Future[None] | None = None
         self.roots: list[Path] = []
@@ -281,19 +292,21 @@ class ToolcastServer(LanguageServer):
         return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) for g in config.globs)
 
     def report(self, doc: Document) -> DocumentReport | None:
-        """The check report for the document's current version (computed once per version)."""
-        if doc.report is not None and doc.report_version == doc.version and not doc.report.pending:
+        """The check report for the document's current version (computed once per version). A large
+        file's first check stops after FIRST_BUDGET seconds, so its first diagnostics come at once;
+        an edit's after EDIT_BUDGET. The rest is finished in the background (``_complete``)."""
+        if doc.report is not None and doc.report_version == doc.version:
             return doc.report
         config = self.config_for(doc)
-        # A time budget per round, doubling while a large file's first check goes on: the first tools'
-        # diagnostics are shown within the first round, the rest follow as they are done.
-        budget = FIRST_BUDGET * 2 ** min(doc.rounds, 8)
+        budget = EDIT_BUDGET if doc.settled else FIRST_BUDGET
         report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget)
-        doc.rounds = doc.rounds + 1 if report.pending else 0
         if not report.is_tool_file and not self.is_candidate(doc, config):
             report = DocumentReport((), (), False)
         doc.report, doc.report_version = report, doc.version
-        if not doc.settled and not report.pending:
+        if report.pending:
+            if doc.uri not in self.completing and _in_event_loop():
+                self.completing[doc.uri] = asyncio.ensure_future(self._complete(doc))
+        elif not doc.settled:
             doc.settled = True
             if len(doc.text) > SETTLE_SIZE:
                 # A large document's first analysis leaves millions of long-lived objects (tree,
@@ -302,6 +315,25 @@ class ToolcastServer(LanguageServer):
                 # them when the document goes.
                 gc.freeze()
         return report
+
+    async def _complete(self, doc: Document) -> None:
+        """Finish the pending checks of a document in slices, letting edits and requests in between,
+        then publish (push) or ask the client to pull again (pull)."""
+        try:
+            while self.documents.get(doc.uri) is doc:
+                await asyncio.sleep(0)
+                report = self.report(doc)
+                if report is None or not report.pending:
+                    break
+                if report.resume is None or report.resume(SLICE) == 0:
+                    doc.report = None  # everything is checked and cached: the next report is complete
+            if self.documents.get(doc.uri) is doc:
+                if self.pull:
+                    refresh(self)
+                else:
+                    self.schedule(doc.uri)
+        finally:
+            self.completing.pop(doc.uri, None)
 
     def diagnostics(self, doc: Document) -> str:
         """The JSON array of the document's diagnostics."""
@@ -373,9 +405,8 @@ class ToolcastServer(LanguageServer):
             self.publish(uri, version, diags)
         self.pending.pop(uri, None)
         report = doc.report
-        if report is not None and report.pending and doc.version == version:
-            self.schedule(uri)  # the next round of a large file's first check
-            return
+        if report is not None and report.pending:
+            return  # `_complete` publishes again when the checks are done
         names = tuple(tool.name for tool in report.tools) if report is not None else ()
         if names != doc.published_names:
             # Duplicate names in other open files may have appeared or gone.
@@ -559,9 +590,10 @@ def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
         checked = index_file(path)
         if checked is not None:
             ls.indexed[str(path)] = checked  # the text on disk again, for names across files
-    task = ls.pending.pop(uri, None)
-    if task is not None:
-        task.cancel()
+    for tasks in (ls.pending, ls.completing):
+        task = tasks.pop(uri, None)
+        if task is not None:
+            task.cancel()
     if not ls.pull:
         ls.publish(uri, None, "[]")
 
@@ -570,24 +602,8 @@ def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> 
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return RawJson('{"kind":"full","items":[]}')
-    items = ls.diagnostics(doc)
-    if doc.report is not None and doc.report.pending and doc.uri not in ls.pending:
-        ls.pending[doc.uri] = asyncio.ensure_future(_complete_then_refresh(ls, doc))
     result_id = json.dumps(f"{doc.uri}@{doc.version}", ensure_ascii=False)
-    return RawJson(f'{{"kind":"full","resultId":{result_id},"items":{items}}}')
-
-
-async def _complete_then_refresh(ls: ToolcastServer, doc: Document) -> None:
-    """Pull mode: finish a large file's first check between requests, then ask the client to pull."""
-    try:
-        while ls.documents.get(doc.uri) is doc:
-            await asyncio.sleep(0)
-            report = ls.report(doc)
-            if report is None or not report.pending:
-                break
-        refresh(ls)
-    finally:
-        ls.pending.pop(doc.uri, None)
+    return RawJson(f'{{"kind":"full","resultId":{result_id},"items":{ls.diagnostics(doc)}}}')
 
 
 def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:

@@ -35,7 +35,6 @@ class Document:
     report_version: int | None = None
     fragments: FragmentCache = field(default_factory=FragmentCache)
     settled: bool = False  # analysed once (see ToolcastServer.report)
-    rounds: int = 0  # rounds of a first check that is not finished yet (see ToolcastServer.report)
     changed_at: float = 0.0  # monotonic time of the last change (bursts are published once)
     published_names: tuple[str | None, ...] = ()  # tool names as last published
 

@@ -108,3 +108,20 @@ def test_a_flood_of_ten_thousand_changes(raw: Raw, tmp_path: Path) -> None:
     print(f"\nflood: {count:,} changes applied and published in {took:.1f} s; RSS {before / 1024:.0f} MB before, "
           f"{after / 1024:.0f} MB after")
     assert after < before + 200_000  # bounded: not a copy of the document per change
+
+
+def test_hostile_documents_get_diagnostics_and_the_next_request_an_answer(raw: Raw, tmp_path: Path) -> None:
+    """10,000 levels of nesting and a 40 MB file (over the 32 M-character limit): each is answered with
+    a finding, and the server keeps answering."""
+    raw.initialize(tmp_path, pull=True)
+    deep = "[" * 10_000 + "]" * 10_000
+    huge = '{"name": "big", "description": "' + "x" * 40_000_000 + '"}'
+    for name, text, code in (("deep.tool.json", deep, None), ("huge.tool.json", huge, "TC003")):
+        uri = (tmp_path / name).as_uri()
+        raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1,
+                                                             "text": text}})
+        rid = raw.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        items = raw.response(rid, 120)["result"]["items"]
+        assert items and (code is None or code in {d.get("code") for d in items}), items[:3]
+        rid = raw.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+        assert "result" in raw.response(rid, 60)
