@@ -257,12 +257,15 @@ class ToolcastServer(LanguageServer):
         return config
 
     def set_client_settings(self, settings: Any) -> None:
-        data = settings.get("toolcast", settings) if isinstance(settings, dict) else {}
-        if not isinstance(data, dict):
-            data = {}
+        raw = settings.get("toolcast", settings) if isinstance(settings, dict) else {}
+        # A copy (keys are taken out below). `null` means "not set in the editor": the project's
+        # toolcast.toml or the defaults decide (VS Code sends every declared setting, set or not).
+        data = {k: v for k, v in raw.items() if v is not None} if isinstance(raw, dict) else {}
         debounce = data.pop("debounce_ms", None) if "debounce_ms" in data else None
         if isinstance(debounce, (int, float)) and 0 <= debounce <= 5000:
             self.debounce = debounce / 1000
+        for client_only in ("server", "trace"):  # the editor extension's own settings (how to start us)
+            data.pop(client_only, None)
         limit = data.pop("max_diagnostics", None) if "max_diagnostics" in data else None
         if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
             self.max_diagnostics = limit

@@ -7,22 +7,11 @@ import subprocess
 import sys
 import time
 
-import pytest_lsp
 from lsprotocol import types as t
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
+from session import client_fixture
 
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
-async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def register(params: t.RegistrationParams) -> None:
-        return None
-
-    await lsp_client.initialize_session(t.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"toolcast": {"targets": ["openia"], "colour": "red"}}))
-    yield
-    await lsp_client.shutdown_session()
+client = client_fixture("visual-studio-code", {"toolcast": {"targets": ["openia"], "colour": "red"}})
 
 
 async def test_invalid_settings_give_one_visible_warning(client: LanguageClient) -> None:

@@ -4,25 +4,13 @@ order, and one notice of how many were left out (the real server over stdio)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-import pytest_lsp
 from lsprotocol import types as t
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
+from session import client_fixture
 
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
-async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def register(params: t.RegistrationParams) -> None:
-        return None
-
-    await lsp_client.initialize_session(t.InitializeParams(
-        capabilities=client_capabilities("neovim"),  # a pull client
-        initialization_options={"toolcast": {"max_diagnostics": 5}}))
-    yield
-    await lsp_client.shutdown_session()
+client = client_fixture("neovim", {"toolcast": {"max_diagnostics": 5}})
 
 
 def _tool(i: int, broken: bool) -> dict[str, object]:

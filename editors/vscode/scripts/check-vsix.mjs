@@ -1,0 +1,34 @@
+// Checks the packaged .vsix: the manifest says what the extension contributes, and the files it
+// needs at run time are inside. Usage: node scripts/check-vsix.mjs toolcast.vsix
+import { execFileSync } from 'node:child_process';
+import assert from 'node:assert/strict';
+
+const vsix = process.argv[2];
+const list = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).split('\n').filter(Boolean);
+for (const needed of ['extension/package.json', 'extension/dist/extension.js', 'extension/schemas/tool.schema.json',
+  'extension/LICENSE.txt', 'extension.vsixmanifest']) {
+  assert.ok(list.includes(needed), `${needed} missing from ${vsix}`);
+}
+assert.ok(list.some((f) => f.toLowerCase() === 'extension/readme.md'), 'the README (marketplace page) is packaged');
+for (const unwanted of ['extension/src/', 'extension/node_modules/', 'extension/out/', 'extension/test/',
+  'extension/.gitignore']) {
+  assert.ok(!list.some((f) => f.startsWith(unwanted)), `${unwanted} should not be packaged`);
+}
+const manifest = JSON.parse(execFileSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' }));
+assert.equal(manifest.name, 'toolcast');
+assert.equal(manifest.main, './dist/extension.js');
+const commands = manifest.contributes.commands.map((c) => c.command).sort();
+assert.deepEqual(commands, ['toolcast.exportTool', 'toolcast.restart', 'toolcast.showLog']);
+const settings = Object.keys(manifest.contributes.configuration.properties);
+for (const key of ['toolcast.server.command', 'toolcast.targets', 'toolcast.select', 'toolcast.ignore',
+  'toolcast.severity', 'toolcast.globs', 'toolcast.target_options', 'toolcast.max_diagnostics']) {
+  assert.ok(settings.includes(key), `setting ${key} missing`);
+}
+assert.ok(manifest.contributes.jsonValidation.some((v) => v.url === './schemas/tool.schema.json'
+  && v.fileMatch.includes('*.tool.json')));
+const schema = JSON.parse(execFileSync('unzip', ['-p', vsix, 'extension/schemas/tool.schema.json'], { encoding: 'utf8' }));
+assert.equal(schema.$id, 'https://toolcast.dev/schemas/tool.schema.json');
+const bundle = execFileSync('unzip', ['-p', vsix, 'extension/dist/extension.js'], { encoding: 'utf8' });
+assert.ok(bundle.includes('toolcast.exportTool') && !/require\("vscode-languageclient/.test(bundle),
+  'the bundle holds the extension and its dependencies (only `vscode` is external)');
+console.log(`${vsix}: ${list.length} files, manifest and contents as expected`);

@@ -1,0 +1,227 @@
+// The toolcast extension: starts `toolcast serve` (stdio) for JSON files, and adds a status item,
+// a restart command and "Export tool to…". Everything else (diagnostics, quick fixes, hover, code
+// lenses, exports) comes from the language server.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  type CloseHandlerResult,
+  ErrorAction,
+  type ErrorHandlerResult,
+  ExecuteCommandRequest,
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+
+import { type ServerCommand, describe, findOnPath, resolveServerCommand, startFailure } from './serverCommand';
+import { type ServerState, statusView } from './status';
+import { TARGETS } from './targets';
+
+/** Crashes within this window that stop automatic restarts. */
+const CRASH_LIMIT = 3;
+const CRASH_WINDOW_MS = 3 * 60 * 1000;
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel;
+let status: vscode.StatusBarItem;
+let failureShown = false;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('toolcast', { log: true });
+  status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
+  status.command = 'toolcast.showLog';
+  status.show();
+  context.subscriptions.push(
+    output,
+    status,
+    vscode.commands.registerCommand('toolcast.restart', () => restart(true)),
+    vscode.commands.registerCommand('toolcast.showLog', () => output.show(true)),
+    vscode.commands.registerCommand('toolcast.exportTool', exportTool),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('toolcast.server')) {
+        void restart(false);
+      }
+    }),
+  );
+  await start();
+}
+
+export async function deactivate(): Promise<void> {
+  await stop();
+}
+
+function setState(state: ServerState, detail = ''): void {
+  const view = statusView(state, detail);
+  status.text = view.text;
+  status.tooltip = view.tooltip;
+  status.backgroundColor = view.error ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+}
+
+/** The interpreter the Python extension has selected for the workspace, if it is installed. */
+async function pythonInterpreter(): Promise<string[] | undefined> {
+  const python = vscode.extensions.getExtension('ms-python.python');
+  if (!python) {
+    return undefined;
+  }
+  try {
+    const api = python.isActive ? python.exports : await python.activate();
+    const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const details = await api?.settings?.getExecutionDetails?.(resource);
+    const command: unknown = details?.execCommand;
+    return Array.isArray(command) && command.every((p) => typeof p === 'string') ? command : undefined;
+  } catch (err) {
+    output.warn(`could not ask the Python extension for its interpreter: ${String(err)}`);
+    return undefined;
+  }
+}
+
+function commandExists(cmd: ServerCommand): boolean {
+  if (path.isAbsolute(cmd.command) || cmd.command.includes(path.sep)) {
+    return fs.existsSync(cmd.command);
+  }
+  return findOnPath(cmd.command) !== undefined;
+}
+
+async function showFailure(message: string): Promise<void> {
+  setState('failed', message);
+  output.error(message);
+  if (failureShown) {
+    return; // one message per failure, not one per retry
+  }
+  failureShown = true;
+  const choice = await vscode.window.showErrorMessage(message, 'Open Settings', 'Show Log');
+  if (choice === 'Open Settings') {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'toolcast.server.command');
+  } else if (choice === 'Show Log') {
+    output.show(true);
+  }
+}
+
+async function start(): Promise<void> {
+  setState('starting');
+  const resolved = resolveServerCommand({
+    setting: vscode.workspace.getConfiguration('toolcast').get('server.command'),
+    pythonInterpreter: await pythonInterpreter(),
+    findOnPath: (name) => findOnPath(name),
+  });
+  if ('error' in resolved) {
+    await showFailure(`toolcast: ${resolved.error}`);
+    return;
+  }
+  output.info(`starting the language server: ${describe(resolved)} (from ${resolved.source})`);
+  if (!commandExists(resolved)) {
+    await showFailure(startFailure(resolved, `${resolved.command} not found`));
+    return;
+  }
+  const serverOptions: ServerOptions = {
+    command: resolved.command,
+    args: resolved.args,
+    transport: TransportKind.stdio,
+  };
+  const crashes: number[] = [];
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'json' },
+      { scheme: 'file', language: 'jsonc' },
+      { scheme: 'untitled', language: 'json' },
+    ],
+    outputChannel: output,
+    synchronize: { configurationSection: 'toolcast' },
+    initializationFailedHandler: (error) => {
+      void showFailure(startFailure(resolved, error instanceof Error ? error.message : String(error)));
+      return false; // do not retry: the same command would fail the same way
+    },
+    errorHandler: {
+      error: (): ErrorHandlerResult => ({ action: ErrorAction.Continue, handled: true }),
+      closed: (): CloseHandlerResult => {
+        const now = Date.now();
+        crashes.push(now);
+        while (crashes.length > 0 && now - crashes[0] > CRASH_WINDOW_MS) {
+          crashes.shift();
+        }
+        if (crashes.length >= CRASH_LIMIT) {
+          void showFailure(
+            startFailure(resolved, `it stopped ${crashes.length} times in 3 minutes; see the toolcast log`),
+          );
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        output.warn('the language server stopped; restarting it');
+        return { action: CloseAction.Restart, handled: true };
+      },
+    },
+  };
+  const next = new LanguageClient('toolcast', 'toolcast', serverOptions, clientOptions);
+  next.onDidChangeState((e) => {
+    if (e.newState === State.Running) {
+      failureShown = false;
+      setState('running', describe(resolved));
+    } else if (e.newState === State.Starting) {
+      setState('starting');
+    } else if (status.text !== statusView('failed').text) {
+      setState('stopped');
+    }
+  });
+  client = next;
+  try {
+    await next.start();
+  } catch (err) {
+    await showFailure(startFailure(resolved, err instanceof Error ? err.message : String(err)));
+  }
+}
+
+async function stop(): Promise<void> {
+  const current = client;
+  client = undefined;
+  if (current && current.state !== State.Stopped) {
+    try {
+      await current.stop();
+    } catch (err) {
+      output.warn(`stopping the language server: ${String(err)}`);
+    }
+  }
+}
+
+async function restart(byUser: boolean): Promise<void> {
+  if (byUser) {
+    failureShown = false;
+  }
+  await stop();
+  await start();
+}
+
+async function exportTool(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !['json', 'jsonc'].includes(editor.document.languageId)) {
+    void vscode.window.showInformationMessage('toolcast: open a tool file (JSON) to export it.');
+    return;
+  }
+  if (!client || client.state !== State.Running) {
+    void vscode.window.showErrorMessage('toolcast: the language server is not running (see "Toolcast: Show Log").');
+    return;
+  }
+  const pick = await vscode.window.showQuickPick(
+    TARGETS.map((t) => ({ label: t.label, description: t.id, id: t.id })),
+    { placeHolder: 'Export the tools of this file to…' },
+  );
+  if (!pick) {
+    return;
+  }
+  try {
+    const result: unknown = await client.sendRequest(ExecuteCommandRequest.type, {
+      command: 'toolcast.export',
+      arguments: [editor.document.uri.toString(), pick.id, null],
+    });
+    const written = (result as { path?: unknown } | null)?.path;
+    if (typeof written === 'string') {
+      await vscode.window.showTextDocument(vscode.Uri.file(written), { preview: false });
+    }
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    void vscode.window.showErrorMessage(`toolcast: export to ${pick.label} failed: ${message}`);
+  }
+}

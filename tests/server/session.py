@@ -1,0 +1,25 @@
+"""A pytest-lsp client fixture for the real server, with an editor's capability preset and settings."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest_lsp
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+
+def client_fixture(preset: str, initialization_options: dict[str, Any] | None = None) -> Any:
+    @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
+    async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+        @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+        def register(params: t.RegistrationParams) -> None:  # accept the server's dynamic registrations
+            return None
+
+        await lsp_client.initialize_session(t.InitializeParams(
+            capabilities=client_capabilities(preset), initialization_options=initialization_options))
+        yield
+        await lsp_client.shutdown_session()
+
+    return client
