@@ -86,6 +86,33 @@ def session(lspbench: ModuleType, cmd: str, file: Path, mode: str, edit_mode: st
     return result
 
 
+def open_to_complete(lspbench: ModuleType, cmd: str, file: Path, timeout: float) -> tuple[float, float]:
+    """(ms to the first diagnostics, ms to the complete ones) after didOpen, push mode: a large file's
+    first publish can be partial (toolcast says "still checking" in a notice until it is done)."""
+    with tempfile.TemporaryDirectory() as root:
+        doc = Path(root) / file.name
+        shutil.copyfile(file, doc)
+        conn = lspbench.Connection(cmd.split(), None, None, None, None, False, {})
+        try:
+            caps = lspbench.client_capabilities(False, ["utf-16"])
+            conn.request("initialize", {"processId": os.getpid(), "rootUri": Path(root).as_uri(),
+                                        "capabilities": caps}, timeout)
+            conn.notify("initialized", {})
+            text = doc.read_text(encoding="utf-8")
+            sent = conn.notify("textDocument/didOpen", {"textDocument": {
+                "uri": doc.as_uri(), "languageId": "json", "version": 1, "text": text}})
+            first = None
+            while True:
+                at, params = conn.diagnostics.get(timeout=timeout)
+                if params.get("uri") != doc.as_uri():
+                    continue
+                first = first if first is not None else (at - sent) * 1000
+                if not any("still checking" in d.get("message", "") for d in params.get("diagnostics", [])):
+                    return first, (at - sent) * 1000
+        finally:
+            conn.close(10)
+
+
 def figures(result: dict[str, Any]) -> dict[str, Any]:
     s = result["summary"]
     edit = s.get("edit") or {}
@@ -163,6 +190,14 @@ def main() -> int:
         print(f"| {n:,} | {size / 1e6:.2f} MB | {name} | {mode} | {edit_mode} | {fmt(f['init'])} | {fmt(f['open'])} "
               f"| {fmt(f['min'], 1)} / **{fmt(f['median'], 1)}** / {fmt(f['p95'], 1)} ({f['n']}) "
               f"| {f['timeouts']} | {fmt(f['rss'])} | {f['diags']} |")
+
+    print()
+    print("| tools | toolcast push: open → first diagnostics ms | open → complete diagnostics ms |")
+    print("|---:|---:|---:|")
+    for n in args.sizes:
+        first, complete = open_to_complete(lspbench, args.toolcast_cmd, args.data / f"tools-{n}.tool.json",
+                                           args.timeout)
+        print(f"| {n:,} | {first:,.0f} | {complete:,.0f} |")
 
     toolcast = Path(args.toolcast_cmd.split()[0])
     if shutil.which(str(toolcast)) or toolcast.exists():

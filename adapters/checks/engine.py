@@ -7,6 +7,7 @@ on its key, a feature loss on the lost keyword's key."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections import OrderedDict
@@ -181,7 +182,9 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
             cut = len(tool_ptr)  # field pointers are the tool's pointer + a relative one
             fields = {k: v[cut:] if v.startswith(tool_ptr) else v for k, v in obj.field_pointers.items()}
             source = text[tspan[0] : tspan[1]]
-            key = (source, renderer.line_indent(tspan[0]), tool_ptr, obj.index, obj.shape,
+            # A digest, not the text: the cache would otherwise keep a copy of every tool's text.
+            digest = hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+            key = (digest, len(source), renderer.line_indent(tspan[0]), tool_ptr, obj.index, obj.shape,
                    tuple(sorted(fields.items())), context)
             cached = _placed_get(key)
             if cached is not None:

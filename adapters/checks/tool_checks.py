@@ -5,6 +5,7 @@ the engine rebases them and turns them into spans and fixes."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import OrderedDict
@@ -144,7 +145,9 @@ def check_tool(
             content = json.dumps(value, ensure_ascii=False, allow_nan=True)
         except (TypeError, ValueError):
             content = repr(value)
-    key = (content, shape, tuple(sorted(fields.items())), config.cache_key(), base_dir)
+    # A digest, not the text: the cache would otherwise keep a copy of every tool's text.
+    digest = hashlib.blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    key = (digest, len(content), shape, tuple(sorted(fields.items())), config.cache_key(), base_dir)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
