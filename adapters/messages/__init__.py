@@ -1,0 +1,30 @@
+"""Conversations across providers (seed 004): canonical requests and responses, serialised to and
+parsed from each provider's wire JSON, tool calls mapped back to the canonical tools."""
+
+from .arguments import argument_errors, to_canonical_call
+from .model import (
+    THINKING_LEVELS,
+    Block,
+    Message,
+    MessageFormatError,
+    Request,
+    Response,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    Usage,
+    request_from_json,
+    request_to_json,
+    response_to_json,
+)
+from .requests import REQUEST_TARGETS, ContentLoss, WireRequest, to_wire
+from .responses import RESPONSE_SOURCES, from_wire, stable_call_id
+from .thinking import anthropic_budget, budget_tokens, gemini_thinking, openai_effort
+
+__all__ = [
+    "REQUEST_TARGETS", "RESPONSE_SOURCES", "THINKING_LEVELS", "Block", "ContentLoss", "Message", "MessageFormatError",
+    "Request", "Response", "Text", "Thinking", "ToolCall", "ToolResult", "Usage", "WireRequest", "anthropic_budget",
+    "argument_errors", "budget_tokens", "from_wire", "gemini_thinking", "openai_effort", "request_from_json",
+    "request_to_json", "response_to_json", "stable_call_id", "to_canonical_call", "to_wire",
+]

@@ -1,0 +1,213 @@
+"""The canonical conversation: a request (system prompt, messages of content blocks, tools, thinking
+level, output limit, model) and a response (content blocks, finish reason, usage, provider data).
+
+The JSON form (``request_from_json`` / ``request_to_json``) is the ``*.request.json`` file format:
+
+    {"model": "claude-sonnet-4-5", "system": "You are helpful", "thinking": "medium",
+     "max_output_tokens": 4096, "tools": [<tool in any shape toolcast reads>],
+     "messages": [{"role": "user", "content": "Hello"},
+                  {"role": "assistant", "content": [{"type": "thinking", "text": "..."},
+                                                    {"type": "tool_call", "id": "c1", "name": "read_file",
+                                                     "arguments": {"path": "/etc/hosts"}}]},
+                  {"role": "user", "content": [{"type": "tool_result", "call_id": "c1", "content": "..."}]}]}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..errors import ToolcastError
+from ..model import CanonicalTool
+
+ThinkingLevel = Literal["none", "low", "medium", "high"]
+THINKING_LEVELS: tuple[ThinkingLevel, ...] = ("none", "low", "medium", "high")
+FinishReason = Literal["stop", "length", "tool_use", "content_filter", "error", "other"]
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Text:
+    text: str
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """Model reasoning. ``signature`` is the provider's opaque token for it (Anthropic's signature,
+    Gemini's thought signature), needed to send it back."""
+
+    text: str
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    call_id: str
+    content: str
+    is_error: bool = False
+
+
+Block = Text | Thinking | ToolCall | ToolResult
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class Request:
+    model: str
+    messages: tuple[Message, ...]
+    system: tuple[Text, ...] = ()
+    tools: tuple[CanonicalTool, ...] = ()
+    thinking: ThinkingLevel = "none"
+    max_output_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0  # visible output, thinking excluded
+    thinking_tokens: int = 0
+    total_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Response:
+    content: tuple[Block, ...]
+    finish_reason: FinishReason
+    usage: Usage
+    model: str | None = None
+    provider_data: dict[str, Any] = field(default_factory=dict)
+
+
+class MessageFormatError(ToolcastError):
+    """A request file or a provider response that does not have the expected shape."""
+
+    def __init__(self, where: str, pointer: str, message: str) -> None:
+        super().__init__(f"{where}: {message} (at {pointer or '/'})")
+        self.where, self.pointer = where, pointer
+
+
+def _need(cond: bool, pointer: str, message: str) -> None:
+    if not cond:
+        raise MessageFormatError("request", pointer, message)
+
+
+def _block_from_json(value: Any, ptr: str) -> Block:
+    _need(isinstance(value, dict), ptr, "a content block must be an object")
+    kind = value.get("type")
+    if kind == "text":
+        _need(isinstance(value.get("text"), str), ptr + "/text", "`text` must be a string")
+        return Text(value["text"])
+    if kind == "thinking":
+        _need(isinstance(value.get("text"), str), ptr + "/text", "`text` must be a string")
+        sig = value.get("signature")
+        _need(sig is None or isinstance(sig, str), ptr + "/signature", "`signature` must be a string")
+        return Thinking(value["text"], sig)
+    if kind == "tool_call":
+        _need(isinstance(value.get("id"), str), ptr + "/id", "`id` must be a string")
+        _need(isinstance(value.get("name"), str), ptr + "/name", "`name` must be a string")
+        args = value.get("arguments", {})
+        _need(isinstance(args, dict), ptr + "/arguments", "`arguments` must be an object")
+        return ToolCall(value["id"], value["name"], args)
+    if kind == "tool_result":
+        _need(isinstance(value.get("call_id"), str), ptr + "/call_id", "`call_id` must be a string")
+        _need(isinstance(value.get("content"), str), ptr + "/content", "`content` must be a string")
+        _need(isinstance(value.get("is_error", False), bool), ptr + "/is_error", "`is_error` must be true or false")
+        return ToolResult(value["call_id"], value["content"], value.get("is_error", False))
+    raise MessageFormatError("request", ptr + "/type",
+                             f"unknown block type {kind!r}; expected text, thinking, tool_call or tool_result")
+
+
+def _content(value: Any, ptr: str) -> tuple[Block, ...]:
+    if isinstance(value, str):
+        return (Text(value),)
+    _need(isinstance(value, list), ptr, "`content` must be a string or a list of blocks")
+    return tuple(_block_from_json(b, f"{ptr}/{i}") for i, b in enumerate(value))
+
+
+def request_from_json(value: Any) -> Request:
+    """The canonical request in a parsed ``*.request.json``; MessageFormatError names the pointer."""
+    from ..loading import load_tools
+
+    _need(isinstance(value, dict), "", "a request must be an object")
+    _need(isinstance(value.get("model"), str) and value["model"] != "", "/model", "`model` must be a non-empty string")
+    system_value = value.get("system", [])
+    system = _content(system_value, "/system")
+    _need(all(isinstance(b, Text) for b in system), "/system", "the system prompt holds text blocks only")
+    messages_value = value.get("messages")
+    _need(isinstance(messages_value, list), "/messages", "`messages` must be a list")
+    messages = []
+    for i, m in enumerate(messages_value):
+        ptr = f"/messages/{i}"
+        _need(isinstance(m, dict), ptr, "a message must be an object")
+        _need(m.get("role") in ("user", "assistant"), ptr + "/role", "`role` must be \"user\" or \"assistant\"")
+        messages.append(Message(m["role"], _content(m.get("content"), ptr + "/content")))
+    thinking = value.get("thinking", "none")
+    _need(thinking in THINKING_LEVELS, "/thinking", f"`thinking` must be one of {', '.join(THINKING_LEVELS)}")
+    limit = value.get("max_output_tokens")
+    _need(limit is None or (isinstance(limit, int) and not isinstance(limit, bool) and limit > 0),
+          "/max_output_tokens", "`max_output_tokens` must be a positive integer")
+    tools_value = value.get("tools", [])
+    _need(isinstance(tools_value, list), "/tools", "`tools` must be a list")
+    try:
+        tools = tuple(lt.tool for lt in load_tools(tools_value)) if tools_value else ()
+    except ToolcastError as exc:
+        raise MessageFormatError("request", "/tools", str(exc)) from None
+    return Request(value["model"], tuple(messages), tuple(b for b in system if isinstance(b, Text)), tools,
+                   thinking, limit)
+
+
+def block_to_json(block: Block) -> dict[str, Any]:
+    if isinstance(block, Text):
+        return {"type": "text", "text": block.text}
+    if isinstance(block, Thinking):
+        out: dict[str, Any] = {"type": "thinking", "text": block.text}
+        if block.signature is not None:
+            out["signature"] = block.signature
+        return out
+    if isinstance(block, ToolCall):
+        return {"type": "tool_call", "id": block.id, "name": block.name, "arguments": block.arguments}
+    out = {"type": "tool_result", "call_id": block.call_id, "content": block.content}
+    if block.is_error:
+        out["is_error"] = True
+    return out
+
+
+def request_to_json(request: Request) -> dict[str, Any]:
+    out: dict[str, Any] = {"model": request.model}
+    if request.system:
+        out["system"] = [block_to_json(b) for b in request.system]
+    out["messages"] = [{"role": m.role, "content": [block_to_json(b) for b in m.content]} for m in request.messages]
+    if request.tools:
+        out["tools"] = [t.to_dict() for t in request.tools]
+    if request.thinking != "none":
+        out["thinking"] = request.thinking
+    if request.max_output_tokens is not None:
+        out["max_output_tokens"] = request.max_output_tokens
+    return out
+
+
+def response_to_json(response: Response) -> dict[str, Any]:
+    u = response.usage
+    out: dict[str, Any] = {
+        "content": [block_to_json(b) for b in response.content],
+        "finish_reason": response.finish_reason,
+        "usage": {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens,
+                  "thinking_tokens": u.thinking_tokens, "total_tokens": u.total_tokens},
+    }
+    if response.model is not None:
+        out["model"] = response.model
+    if response.provider_data:
+        out["provider_data"] = response.provider_data
+    return out

@@ -1,0 +1,231 @@
+"""Canonical request → provider wire JSON (seed 004), with every piece a provider cannot carry reported
+as a ``ContentLoss`` (pointer into the canonical request JSON). Tools go through ``convert()``, so
+names are sanitised and schemas lowered exactly as ``toolcast convert`` does."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..convert import Conversion, convert
+from ..errors import ToolcastError
+from .model import Message, Request, Text, Thinking, ToolCall
+from .thinking import anthropic_budget, anthropic_max_output, gemini_thinking, openai_effort
+
+#: Wire formats toolcast writes requests in.
+REQUEST_TARGETS = ("anthropic", "openai", "openai-responses", "gemini")
+
+
+@dataclass(frozen=True)
+class ContentLoss:
+    target: str
+    pointer: str  # into the canonical request JSON
+    kind: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"target": self.target, "pointer": self.pointer, "kind": self.kind, "message": self.message}
+
+
+@dataclass(frozen=True)
+class WireRequest:
+    target: str
+    body: dict[str, Any]
+    losses: tuple[ContentLoss, ...]
+    tools: tuple[Conversion, ...]  # per request tool, for mapping tool calls back (``arguments``)
+
+
+def _is_base64(value: str) -> bool:
+    try:
+        base64.b64decode(value, validate=True)
+    except (ValueError, binascii.Error):
+        return False
+    return True
+
+
+def _tool_name(conv: Conversion) -> str:
+    out = conv.output
+    name = out.get("function", {}).get("name") if "function" in out else out.get("name")
+    return str(name)
+
+
+class _Builder:
+    def __init__(self, request: Request, target: str) -> None:
+        self.request, self.target = request, target
+        self.losses: list[ContentLoss] = []
+        self.conversions = tuple(convert(t, target) for t in request.tools)
+        self.names = {t.name: _tool_name(c) for t, c in zip(request.tools, self.conversions, strict=True)}
+        self.call_names: dict[str, str] = {}  # call id -> provider tool name (Gemini function responses)
+
+    def lose(self, pointer: str, kind: str, message: str) -> None:
+        self.losses.append(ContentLoss(self.target, pointer, kind, message))
+
+    def name(self, call: ToolCall) -> str:
+        return self.names.get(call.name, call.name)
+
+    def system_text(self) -> str:
+        return "\n\n".join(b.text for b in self.request.system)
+
+    def blocks(self, i: int, message: Message) -> list[tuple[str, Any]]:
+        return [(f"/messages/{i}/content/{j}", b) for j, b in enumerate(message.content)]
+
+
+def to_wire(request: Request, target: str) -> WireRequest:
+    """The request as ``target``'s API takes it: anthropic (Messages), openai (Chat Completions),
+    openai-responses (Responses) or gemini (generateContent)."""
+    if target not in REQUEST_TARGETS:
+        raise ToolcastError(f"unknown request target {target!r}; expected one of: {', '.join(REQUEST_TARGETS)}")
+    b = _Builder(request, target)
+    body = {"anthropic": _anthropic, "openai": _openai_chat, "openai-responses": _openai_responses,
+            "gemini": _gemini}[target](b)
+    return WireRequest(target, body, tuple(b.losses), b.conversions)
+
+
+def _anthropic(b: _Builder) -> dict[str, Any]:
+    req = b.request
+    out: dict[str, Any] = {"model": req.model}
+    if req.system:
+        out["system"] = b.system_text()  # seed 004: the text blocks, concatenated
+    messages = []
+    for i, m in enumerate(req.messages):
+        content: list[dict[str, Any]] = []
+        for ptr, block in b.blocks(i, m):
+            if isinstance(block, Text):
+                content.append({"type": "text", "text": block.text})
+            elif isinstance(block, Thinking):
+                if block.signature:
+                    content.append({"type": "thinking", "thinking": block.text, "signature": block.signature})
+                else:
+                    b.lose(ptr, "thinking", "Anthropic takes back only signed thinking blocks; this one has no "
+                           "signature and is left out")
+            elif isinstance(block, ToolCall):
+                content.append({"type": "tool_use", "id": block.id, "name": b.name(block), "input": block.arguments})
+            else:
+                result: dict[str, Any] = {"type": "tool_result", "tool_use_id": block.call_id,
+                                          "content": block.content}
+                if block.is_error:
+                    result["is_error"] = True
+                content.append(result)
+        messages.append({"role": m.role, "content": content})
+    out["messages"] = messages
+    limit = req.max_output_tokens or anthropic_max_output(req.model) or 4096
+    if req.thinking != "none":
+        budget = anthropic_budget(req.model, req.thinking)
+        out["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        if limit <= budget:
+            # Anthropic counts thinking inside max_tokens and needs it larger than the budget.
+            b.lose("/max_output_tokens", "max_tokens", f"max_tokens raised from {limit} to {budget + limit}: "
+                   f"Anthropic counts the thinking budget ({budget}) inside it")
+            limit = budget + limit
+    out["max_tokens"] = limit
+    if req.tools:
+        out["tools"] = [c.output for c in b.conversions]
+    return out
+
+
+def _openai_chat(b: _Builder) -> dict[str, Any]:
+    req = b.request
+    messages: list[dict[str, Any]] = []
+    if req.system:
+        messages.append({"role": "system", "content": b.system_text()})
+    for i, m in enumerate(req.messages):
+        texts: list[str] = []
+        calls: list[dict[str, Any]] = []
+        for ptr, block in b.blocks(i, m):
+            if isinstance(block, Text):
+                texts.append(block.text)
+            elif isinstance(block, Thinking):
+                b.lose(ptr, "thinking", "Chat Completions has no thinking blocks; left out")
+            elif isinstance(block, ToolCall):
+                calls.append({"id": block.id, "type": "function", "function": {
+                    "name": b.name(block), "arguments": json.dumps(block.arguments, ensure_ascii=False)}})
+            else:
+                messages.append({"role": "tool", "tool_call_id": block.call_id, "content": block.content})
+        if m.role == "assistant":
+            msg: dict[str, Any] = {"role": "assistant", "content": "".join(texts) if texts else None}
+            if calls:
+                msg["tool_calls"] = calls
+            if texts or calls:
+                messages.append(msg)
+        elif texts:
+            messages.append({"role": "user", "content": "".join(texts)})
+    out: dict[str, Any] = {"model": req.model, "messages": messages}
+    if req.thinking != "none":
+        out["reasoning_effort"] = openai_effort(req.model, req.thinking)
+    if req.max_output_tokens is not None:
+        out["max_completion_tokens"] = req.max_output_tokens
+    if req.tools:
+        out["tools"] = [c.output for c in b.conversions]
+    return out
+
+
+def _openai_responses(b: _Builder) -> dict[str, Any]:
+    req = b.request
+    items: list[dict[str, Any]] = []
+    for i, m in enumerate(req.messages):
+        for ptr, block in b.blocks(i, m):
+            if isinstance(block, Text):
+                items.append({"role": m.role, "content": block.text})
+            elif isinstance(block, Thinking):
+                b.lose(ptr, "thinking", "Responses takes reasoning back only as its own reasoning items; left out")
+            elif isinstance(block, ToolCall):
+                items.append({"type": "function_call", "call_id": block.id, "name": b.name(block),
+                              "arguments": json.dumps(block.arguments, ensure_ascii=False)})
+            else:
+                items.append({"type": "function_call_output", "call_id": block.call_id, "output": block.content})
+    out: dict[str, Any] = {"model": req.model, "input": items}
+    if req.system:
+        out["instructions"] = b.system_text()
+    if req.thinking != "none":
+        out["reasoning"] = {"effort": openai_effort(req.model, req.thinking), "summary": "auto"}
+    if req.max_output_tokens is not None:
+        out["max_output_tokens"] = req.max_output_tokens
+    if req.tools:
+        out["tools"] = [c.output for c in b.conversions]
+    return out
+
+
+def _gemini(b: _Builder) -> dict[str, Any]:
+    req = b.request
+    contents: list[dict[str, Any]] = []
+    for i, m in enumerate(req.messages):
+        parts: list[dict[str, Any]] = []
+        for ptr, block in b.blocks(i, m):
+            if isinstance(block, Text):
+                parts.append({"text": block.text})
+            elif isinstance(block, Thinking):
+                part: dict[str, Any] = {"text": block.text, "thought": True}
+                if block.signature and _is_base64(block.signature):
+                    part["thoughtSignature"] = block.signature
+                elif block.signature:
+                    b.lose(ptr, "signature", "the thinking block's signature is not a Gemini thought signature "
+                           "(base64); sent without it")
+                parts.append(part)
+            elif isinstance(block, ToolCall):
+                b.call_names[block.id] = b.name(block)
+                parts.append({"functionCall": {"id": block.id, "name": b.name(block), "args": block.arguments}})
+            else:
+                name = b.call_names.get(block.call_id)
+                if name is None:
+                    raise ToolcastError(f"gemini: the tool result at {ptr} answers call {block.call_id!r}, which no "
+                                        "earlier message makes (Gemini needs the function's name)")
+                key = "error" if block.is_error else "content"
+                parts.append({"functionResponse": {"id": block.call_id, "name": name,
+                                                   "response": {key: block.content}}})
+        contents.append({"role": "model" if m.role == "assistant" else "user", "parts": parts})
+    out: dict[str, Any] = {"model": req.model, "contents": contents}
+    if req.system:
+        out["systemInstruction"] = {"parts": [{"text": t.text} for t in req.system]}
+    config: dict[str, Any] = {}
+    if req.max_output_tokens is not None:
+        config["maxOutputTokens"] = req.max_output_tokens
+    if req.thinking != "none":
+        config["thinkingConfig"] = gemini_thinking(req.model, req.thinking)
+    if config:
+        out["generationConfig"] = config
+    if req.tools:
+        out["tools"] = [{"functionDeclarations": [c.output for c in b.conversions]}]
+    return out

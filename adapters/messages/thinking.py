@@ -1,0 +1,61 @@
+"""Thinking configuration per provider and model, from ``schemas/models.json`` (seed 004's formulas)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+from ..errors import ToolcastError
+from .model import ThinkingLevel
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(files("toolcast.schemas").joinpath("models.json").read_text(encoding="utf-8"))
+    return data
+
+
+def model_entry(provider: str, model: str) -> dict[str, Any] | None:
+    """The table's entry for ``model`` (longest matching prefix), or None."""
+    best: dict[str, Any] | None = None
+    for entry in _table().get(provider, []):
+        if model.startswith(entry["prefix"]) and (best is None or len(entry["prefix"]) > len(best["prefix"])):
+            best = entry
+    return best
+
+
+def budget_tokens(minimum: int, maximum: int, level: ThinkingLevel) -> int:
+    """Seed 004: none → min, low → a third of the way, medium → two thirds, high → max."""
+    span = maximum - minimum
+    return {"none": minimum, "low": minimum + span // 3, "medium": minimum + 2 * span // 3, "high": maximum}[level]
+
+
+def anthropic_budget(model: str, level: ThinkingLevel) -> int:
+    entry = model_entry("anthropic", model)
+    if entry is None or "budget" not in entry:
+        raise ToolcastError(f"no thinking budget is known for Anthropic model {model!r} (schemas/models.json)")
+    return budget_tokens(entry["budget"]["min"], entry["budget"]["max"], level)
+
+
+def anthropic_max_output(model: str) -> int | None:
+    entry = model_entry("anthropic", model)
+    return int(entry["max_output"]) if entry is not None and "max_output" in entry else None
+
+
+def gemini_thinking(model: str, level: ThinkingLevel) -> dict[str, Any]:
+    """``thinkingConfig`` for a Gemini model: a token budget (2.5) or a thinking level (3)."""
+    entry = model_entry("gemini", model)
+    if entry is None:
+        raise ToolcastError(f"no thinking configuration is known for Gemini model {model!r} (schemas/models.json)")
+    if "levels" in entry:
+        return {"thinkingLevel": entry["levels"][level], "includeThoughts": True}
+    return {"thinkingBudget": budget_tokens(entry["budget"]["min"], entry["budget"]["max"], level),
+            "includeThoughts": True}
+
+
+def openai_effort(model: str, level: ThinkingLevel) -> str:
+    entry = model_entry("openai", model)
+    effort = entry["effort"] if entry is not None else {}
+    return str(effort.get(level, level))

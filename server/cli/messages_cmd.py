@@ -1,0 +1,71 @@
+"""``toolcast request FILE --to TARGET`` and ``toolcast response FILE --from SOURCE``: a canonical request
+as a provider's wire JSON (losses on stderr), and a provider's response as the canonical JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from toolcast.adapters.errors import ToolcastError
+from toolcast.adapters.messages import (
+    REQUEST_TARGETS,
+    RESPONSE_SOURCES,
+    from_wire,
+    request_from_json,
+    response_to_json,
+    to_wire,
+)
+
+from .convert_cmd import read_source, render
+
+
+def register(sub: Any) -> None:
+    req = sub.add_parser("request", help="a canonical request (*.request.json) in a provider's wire format",
+                         description="Print FILE (a canonical request) as TARGET's request JSON; report on stderr "
+                                     "what TARGET cannot carry.")
+    req.add_argument("file", help="canonical request (JSON); - reads standard input")
+    req.add_argument("--to", required=True, choices=REQUEST_TARGETS, metavar="TARGET", help=", ".join(REQUEST_TARGETS))
+    req.add_argument("--format", choices=("text", "json"), default="text",
+                     help="json: {request, losses} on stdout instead of losses on stderr")
+    req.set_defaults(func=run_request)
+    resp = sub.add_parser("response", help="a provider's response as the canonical response JSON",
+                          description="Print FILE (SOURCE's response JSON) in toolcast's canonical form.")
+    resp.add_argument("file", help="provider response (JSON); - reads standard input")
+    resp.add_argument("--from", dest="source", required=True, choices=RESPONSE_SOURCES, metavar="SOURCE",
+                      help=", ".join(RESPONSE_SOURCES))
+    resp.set_defaults(func=run_response)
+
+
+def _load(path: str) -> Any:
+    text = read_source(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ToolcastError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+
+
+def run_request(args: argparse.Namespace) -> int:
+    try:
+        wire = to_wire(request_from_json(_load(args.file)), args.to)
+    except ToolcastError as exc:
+        print(f"toolcast request: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        sys.stdout.write(render({"request": wire.body, "losses": [x.to_dict() for x in wire.losses]}))
+        return 0
+    sys.stdout.write(render(wire.body))
+    for loss in wire.losses:
+        print(f"{args.file}: {args.to}: {loss.pointer}: {loss.message}", file=sys.stderr)
+    return 0
+
+
+def run_response(args: argparse.Namespace) -> int:
+    try:
+        response = from_wire(_load(args.file), args.source)
+    except ToolcastError as exc:
+        print(f"toolcast response: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(render(response_to_json(response)))
+    return 0
