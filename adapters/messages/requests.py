@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +19,8 @@ from .model import Message, Request, Text, Thinking, ToolCall
 from .thinking import anthropic_budget, anthropic_max_output, gemini_thinking, openai_effort
 
 #: Wire formats toolcast writes requests in.
-REQUEST_TARGETS = ("anthropic", "openai", "openai-responses", "gemini")
+REQUEST_TARGETS = ("anthropic", "openai", "openai-responses", "gemini", "mistral")
+_MISTRAL_ID = re.compile(r"[A-Za-z0-9]{9}")
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,16 @@ class _Builder:
     def lose(self, pointer: str, kind: str, message: str) -> None:
         self.losses.append(ContentLoss(self.target, pointer, kind, message))
 
+    def mistral_id(self, original: str, pointer: str) -> str:
+        """Mistral takes tool-call ids of exactly nine letters or digits: others are replaced by one
+        derived from them (the same for a call and its result), and the replacement is reported."""
+        if _MISTRAL_ID.fullmatch(original):
+            return original
+        digest = hashlib.sha256(original.encode("utf-8", "surrogatepass")).hexdigest()[:9]
+        self.lose(pointer, "call_id", f"call id {original!r} is sent as {digest!r} (Mistral takes nine letters "
+                  "or digits)")
+        return digest
+
     def name(self, call: ToolCall) -> str:
         return self.names.get(call.name, call.name)
 
@@ -80,7 +94,7 @@ def to_wire(request: Request, target: str) -> WireRequest:
         raise ToolcastError(f"unknown request target {target!r}; expected one of: {', '.join(REQUEST_TARGETS)}")
     b = _Builder(request, target)
     body = {"anthropic": _anthropic, "openai": _openai_chat, "openai-responses": _openai_responses,
-            "gemini": _gemini}[target](b)
+            "gemini": _gemini, "mistral": _mistral}[target](b)
     return WireRequest(target, body, tuple(b.losses), b.conversions)
 
 
@@ -126,8 +140,17 @@ def _anthropic(b: _Builder) -> dict[str, Any]:
     return out
 
 
-def _openai_chat(b: _Builder) -> dict[str, Any]:
+def _mistral(b: _Builder) -> dict[str, Any]:
+    """Chat Completions' shape, with ``max_tokens`` and tool-call ids of nine letters or digits."""
+    out = _openai_chat(b, call_id=b.mistral_id)
+    if "max_completion_tokens" in out:
+        out["max_tokens"] = out.pop("max_completion_tokens")
+    return out
+
+
+def _openai_chat(b: _Builder, call_id: Callable[[str, str], str] | None = None) -> dict[str, Any]:
     req = b.request
+    ids = call_id or (lambda original, ptr: original)
     messages: list[dict[str, Any]] = []
     if req.system:
         messages.append({"role": "system", "content": b.system_text()})
@@ -140,10 +163,10 @@ def _openai_chat(b: _Builder) -> dict[str, Any]:
             elif isinstance(block, Thinking):
                 b.lose(ptr, "thinking", "Chat Completions has no thinking blocks; left out")
             elif isinstance(block, ToolCall):
-                calls.append({"id": block.id, "type": "function", "function": {
+                calls.append({"id": ids(block.id, ptr), "type": "function", "function": {
                     "name": b.name(block), "arguments": json.dumps(block.arguments, ensure_ascii=False)}})
             else:
-                messages.append({"role": "tool", "tool_call_id": block.call_id, "content": block.content})
+                messages.append({"role": "tool", "tool_call_id": ids(block.call_id, ptr), "content": block.content})
         if m.role == "assistant":
             msg: dict[str, Any] = {"role": "assistant", "content": "".join(texts) if texts else None}
             if calls:

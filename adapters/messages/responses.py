@@ -13,9 +13,9 @@ from typing import Any, cast
 
 from .model import Block, FinishReason, MessageFormatError, Response, Text, Thinking, ToolCall, Usage
 
-RESPONSE_SOURCES = ("anthropic", "openai", "openai-responses", "gemini")
+RESPONSE_SOURCES = ("anthropic", "openai", "openai-responses", "gemini", "mistral")
 _LABELS = {"anthropic": "Anthropic", "openai": "OpenAI Chat Completions", "openai-responses": "OpenAI Responses",
-           "gemini": "Gemini"}
+           "gemini": "Gemini", "mistral": "Mistral"}
 
 
 class _Reader:
@@ -69,7 +69,7 @@ def _reason(table: dict[str, str], value: Any) -> FinishReason:
 
 
 def from_wire(value: Any, source: str, *, call_ids: CallIds | None = None) -> Response:
-    """The canonical form of a ``source`` response (anthropic, openai, openai-responses, gemini).
+    """The canonical form of a ``source`` response (anthropic, openai, openai-responses, gemini, mistral).
     ``call_ids`` makes the ids of Gemini function calls that come without one (default: derived from
     the call's position, name and arguments, so the same response always gets the same ids)."""
     if source not in RESPONSE_SOURCES:
@@ -79,7 +79,7 @@ def from_wire(value: Any, source: str, *, call_ids: CallIds | None = None) -> Re
     body = r.obj(value, "")
     if source == "anthropic":
         return _anthropic(r, body)
-    if source == "openai":
+    if source in ("openai", "mistral"):  # Mistral answers in the Chat Completions shape
         return _openai_chat(r, body)
     if source == "openai-responses":
         return _openai_responses(r, body)

@@ -278,3 +278,24 @@ def test_tool_calls_map_back_to_the_original_schema() -> None:
         ("/city", "5 is not of type 'string'"), ("/unit", "'k' is not one of ['c', 'f']")]
     unknown, none = to_canonical_call(ToolCall("c", "nope", {}), request.tools, wire.tools)
     assert none is None and unknown.name == "nope"
+
+
+def test_mistral_request_and_response() -> None:
+    from mistralai.client import models as m
+
+    wire = to_wire(request_from_json(dict(REQUEST, model="mistral-large-latest")), "mistral")
+    m.ChatCompletionRequest.model_validate(wire.body)
+    assert wire.body["max_tokens"] == 4096 and "max_completion_tokens" not in wire.body
+    call_id = wire.body["messages"][2]["tool_calls"][0]["id"]
+    assert len(call_id) == 9 and call_id.isalnum() and wire.body["messages"][3]["tool_call_id"] == call_id
+    assert [x.kind for x in wire.losses] == ["thinking", "call_id", "call_id"]
+    response = m.ChatCompletionResponse.model_validate({
+        "id": "r1", "object": "chat.completion", "model": "mistral-large-latest", "created": 0,
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": "", "tool_calls": [
+                {"id": "abc123XYZ", "type": "function", "function": {"name": "get_weather",
+                                                                     "arguments": {"city": "Paris"}}}]}}]})
+    resp = from_wire(json.loads(response.model_dump_json()), "mistral")
+    assert resp.content == (ToolCall("abc123XYZ", "get_weather", {"city": "Paris"}),)
+    assert resp.finish_reason == "tool_use" and resp.usage == Usage(10, 5, 0, 15)
