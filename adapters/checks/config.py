@@ -27,6 +27,7 @@ DEFAULT_GLOBS: tuple[str, ...] = (
     "*.tool.jsonc",
     "*.tools.jsonc",
     "tools/*.jsonc",
+    "*.request.json",
 )
 
 #: Severity names accepted in configuration; ``off`` disables the rule.

@@ -22,6 +22,7 @@ from .config import CheckConfig, ConfigProblem
 from .edits import Renderer
 from .findings import Finding, Fix, Related, Severity
 from .registry import RULES
+from .request_checks import is_request, request_raws
 from .schema_walk import MAX_DEPTH
 from .tool_checks import Raw, ToolFacts, check_tool
 
@@ -129,7 +130,10 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     # that "name missing" is reported instead of "not a tool file".
     objects = [o for o in found if getattr(o, "shape", None) is not None or _toolish(o.value)]
     is_tool_file = any(getattr(o, "shape", None) is not None for o in found) or _is_toolcast_schema(value)
-    if value is not None and not objects and not is_tool_file and not syntax:
+    if is_request(value):  # a canonical request (seed 004): its tools are checked as tools, plus TC8xx
+        raws.extend(request_raws(value))
+        is_tool_file = True
+    elif value is not None and not objects and not is_tool_file and not syntax:
         raws.append(
             Raw(
                 "TC004",

@@ -3,7 +3,7 @@ module; ``docs/rules.md``, ``toolcast explain`` and SARIF metadata are generated
 
 Families: TC0xx file and syntax · TC1xx discovery (seed 000) · TC2xx registration and names ·
 TC3xx JSON Schema validity · TC4xx legacy parameter map · TC5xx feature loss per target ·
-TC6xx provider limits · TC7xx configuration · TC8xx reserved for request files (messages).
+TC6xx provider limits · TC7xx configuration · TC8xx request files (messages).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ FAMILIES: dict[str, str] = {
     "TC5": "Feature loss per target",
     "TC6": "Provider limits",
     "TC7": "Configuration",
-    "TC8": "Request files (reserved for the messages checks)",
+    "TC8": "Request files",
 }
 
 
@@ -494,4 +494,58 @@ _rule(
     "Bad values are reported and the setting falls back to its default. (Examples in TOML.)",
     '[tool.toolcast]\ntargets = ["openia"]\nseverity = {TC501 = "loud"}',
     '[tool.toolcast]\ntargets = ["openai"]\nseverity = {TC501 = "warning"}',
+)
+
+# --- TC8xx: request files (*.request.json, seed 004) -------------------------------------------------
+_rule(
+    "TC801",
+    "request-format",
+    E,
+    "A request file does not have the canonical request shape.",
+    "A `*.request.json` file (or any JSON object with `model` and `messages`) is a canonical request: "
+    "`model`, `messages` of `{role, content}` with text / thinking / tool_call / tool_result blocks, optional "
+    "`system`, `tools`, `thinking` (none, low, medium, high) and `max_output_tokens`. `toolcast request FILE "
+    "--to TARGET` turns it into a provider's wire JSON.",
+    '{"model": "claude-sonnet-4-5", "messages": [{"role": "system", "content": "Hi"}]}',
+    '{"model": "claude-sonnet-4-5", "system": "Hi", "messages": [{"role": "user", "content": "Hello"}]}',
+)
+_rule(
+    "TC802",
+    "request-undefined-tool",
+    E,
+    "A tool call names a tool the request does not define.",
+    "Providers reject a conversation whose tool calls name tools missing from `tools`.",
+    '{"model": "m", "tools": [], "messages": [{"role": "assistant", "content": [{"type": "tool_call", '
+    '"id": "c1", "name": "get_weather", "arguments": {}}]}]}',
+    '{"model": "m", "tools": [{"name": "get_weather", "parameters": {"type": "object"}}], "messages": [...]}',
+)
+_rule(
+    "TC803",
+    "request-orphan-tool-result",
+    E,
+    "A tool result answers a call that no earlier message makes.",
+    "Every provider pairs a tool result with the call it answers (Anthropic `tool_use_id`, OpenAI "
+    "`tool_call_id`, Gemini the function's name), so an unmatched result is rejected or cannot be sent.",
+    '{"type": "tool_result", "call_id": "c9", "content": "18 C"}',
+    '{"type": "tool_result", "call_id": "c1", "content": "18 C"}',
+)
+_rule(
+    "TC804",
+    "request-thinking-unsupported",
+    W,
+    "The request asks for thinking and toolcast knows no thinking configuration for its model.",
+    "Thinking budgets and levels come from `schemas/models.json` (seed 004's formulas); for a Claude or "
+    "Gemini model not in it, `toolcast request` cannot write the thinking configuration.",
+    '{"model": "claude-2", "thinking": "high", "messages": []}',
+    '{"model": "claude-sonnet-4-5", "thinking": "high", "messages": []}',
+)
+_rule(
+    "TC805",
+    "request-invalid-arguments",
+    E,
+    "A tool call's arguments do not validate against the tool's parameters.",
+    "The arguments are checked against the tool's original `parameters` (JSON Schema 2020-12, no remote "
+    "references), as a program receiving the call would.",
+    '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {"city": 5}}',
+    '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}',
 )

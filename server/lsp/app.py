@@ -30,6 +30,7 @@ from toolcast.adapters.checks import (
     config_from_mapping,
     load_config,
 )
+from toolcast.adapters.checks.request_checks import is_request as is_request_value
 from toolcast.adapters.document import Encoding, LineIndex
 
 from .diagnostics import RawJson, diagnostics_json
@@ -624,13 +625,18 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
     from toolcast.adapters.loading import load_tools
     from toolcast.server.cli.convert_cmd import render
 
-    loaded = load_tools(parse(doc.text).value)
+    value = parse(doc.text).value
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
     stem = path.name
-    for suffix in (".tool.json", ".tools.json", ".jsonc", ".json"):
+    for suffix in (".request.json", ".tool.json", ".tools.json", ".jsonc", ".json"):
         if stem.endswith(suffix):
             stem = stem[: -len(suffix)]
             break
+    if is_request_value(value):  # a request file: the provider's request, as `toolcast request` prints it
+        from toolcast.adapters.messages import request_from_json, to_wire
+
+        return f"{stem}.{target}.json", render(to_wire(request_from_json(value), target).body)
+    loaded = load_tools(value)
     if tool_index is not None:
         chosen = [lt for lt in loaded if lt.index == tool_index]
         output: Any = convert(chosen[0].tool, target).output if chosen else None
@@ -677,17 +683,21 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
                     edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
                         t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
 
-    if report is None or not report.tools:
+    from toolcast.adapters.document import parse
+    from toolcast.adapters.messages import REQUEST_TARGETS
+
+    request = is_request_value(parse(doc.text).value)
+    if report is None or not (report.tools or request):
         return actions
     offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
     under = tool_at(ls, doc, offset)
     creates = _supports_create(ls)
-    for target in TARGETS:
+    for target in REQUEST_TARGETS if request else TARGETS:
         scopes: list[tuple[str, int | None]] = [("file", None)]
-        if under is not None and len(report.tools) > 1:
+        if under is not None and len(report.tools) > 1 and not request:
             scopes.insert(0, ("tool", under.index))
         for scope, index in scopes:
-            kind = f"source.toolcast.export.{target}"
+            kind = f"source.toolcast.{'preview' if request else 'export'}.{target}"
             if not wanted(kind):
                 continue
             label = DISPLAY_NAMES[target]
@@ -700,7 +710,7 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
                 continue
             dest = (doc.path.parent / name) if doc.path else None
             exists = dest is not None and dest.exists()
-            title = f"Export to {label}{what}"
+            title = f"Preview as {label} request" if request else f"Export to {label}{what}"
             if creates and dest is not None:
                 if exists:
                     if not _supports_overwrite(ls):

@@ -44,3 +44,35 @@ def test_response_from_gemini_and_clear_errors(tmp_path: Path) -> None:
     assert "Traceback" not in bad.stderr
     broken = _run("request", "-", "--to", "anthropic", stdin='{"model": ')
     assert broken.returncode == 2 and "not JSON" in broken.stderr
+
+
+def test_the_language_server_checks_request_files_and_previews_them(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
+    from raw_rpc import Raw
+
+    path = tmp_path / "chat.request.json"
+    value = dict(REQUEST, model="claude-sonnet-4-5", messages=[*REQUEST["messages"], {"role": "user", "content": [
+        {"type": "tool_result", "call_id": "c9", "content": "x"}]}])
+    text = json.dumps(value, indent=2)
+    path.write_text(text, encoding="utf-8")
+    raw = Raw()
+    try:
+        raw.initialize(tmp_path, pull=True)
+        uri = path.as_uri()
+        raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1,
+                                                             "text": text}})
+        rid = raw.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        assert "TC803" in {d.get("code") for d in raw.response(rid)["result"]["items"]}
+        rid = raw.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": {
+            "start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 1}}, "context": {"diagnostics": []}})
+        actions = raw.response(rid)["result"]
+        titles = [a["title"] for a in actions]
+        assert "Preview as Anthropic request" in titles and "Preview as Mistral request" in titles
+        anthropic = next(a for a in actions if a["title"] == "Preview as Anthropic request")
+        rid = raw.request("workspace/executeCommand", {"command": anthropic["command"]["command"],
+                                                       "arguments": anthropic["command"]["arguments"]})
+        written = Path(raw.response(rid)["result"]["path"])
+        expected = _run("request", str(path), "--to", "anthropic")
+        assert written.name == "chat.anthropic.json" and written.read_text(encoding="utf-8") == expected.stdout
+    finally:
+        raw.close()
