@@ -47,6 +47,7 @@ class DocumentReport:
     is_tool_file: bool
     blocks: tuple[FindingBlock, ...] = ()
     pending: int = 0  # tools not checked yet (a time budget ran out): their findings are missing
+    is_request: bool = False  # a request file: its tools are the request's, not definitions to register
     #: With ``pending``: ``resume(seconds)`` checks more of them (cached for the next call with this
     #: text) and returns how many are left; a caller can spread the work between other tasks.
     resume: Callable[[float], int] | None = field(default=None, compare=False, repr=False)

@@ -216,8 +216,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     owners = {t.pointer: (t.index, t.name) for t in tools}
     findings = _finish(text, view, raws, config, value, owners, renderer=renderer)
     loose = _sorted(syntax_filter(syntax, config) + findings)
-    return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks), pending,
-                          resume if pending else None)
+    return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks), pending=pending,
+                          resume=resume if pending else None, is_request=is_request(value))
 
 
 _CONTEXTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -287,7 +287,7 @@ def run_summary(text: str) -> DocumentReport:
         tools.append(ToolSummary(obj.index, name if isinstance(name, str) else None, obj.pointer,
                                  view.span(obj.pointer, "value") or (0, 0),
                                  view.span(name_ptr, "value") if isinstance(name, str) else None, obj.shape))
-    return DocumentReport((), tuple(tools), bool(tools))
+    return DocumentReport((), tuple(tools), bool(tools), is_request=is_request(value))
 
 
 class _Placed:

@@ -19,6 +19,8 @@ def names_across(
         return {p: () for p in reports}
     by_name: dict[str, list[tuple[str, ToolSummary]]] = {}
     for path in sorted(reports):
+        if reports[path].is_request:
+            continue  # a request carries copies of tools defined elsewhere
         for tool in reports[path].tools:
             if tool.name is not None:
                 by_name.setdefault(tool.name, []).append((path, tool))

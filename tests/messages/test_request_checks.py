@@ -42,3 +42,15 @@ def test_request_tools_get_the_tool_checks() -> None:
     text = json.dumps({"model": "m", "tools": [bad_tool], "messages": []})
     codes = {f.code for f in check_document(text).findings}
     assert "TC203" in codes  # the name: a tool-level check on a tool inside the request
+
+
+def test_tools_in_a_request_are_not_duplicate_definitions() -> None:
+    from toolcast.adapters.checks import CheckConfig, check_names_across, summarize_document
+
+    tool_file = json.dumps(TOOL)
+    request = json.dumps({"model": "m", "tools": [TOOL], "messages": []})
+    for summarize in (check_document, summarize_document):
+        reports = {"a.tool.json": check_document(tool_file), "chat.request.json": summarize(request)}
+        assert all(not found for found in check_names_across(reports, CheckConfig()).values())
+    twice = {"a.tool.json": check_document(tool_file), "b.tool.json": check_document(tool_file)}
+    assert check_names_across(twice, CheckConfig())["b.tool.json"]  # real duplicates are still found
