@@ -18,6 +18,7 @@ from .model import (
     request_to_json,
     response_to_json,
 )
+from .read_requests import request_from_wire
 from .requests import REQUEST_TARGETS, ContentLoss, WireRequest, to_wire
 from .responses import RESPONSE_SOURCES, from_wire, stable_call_id
 from .thinking import anthropic_budget, budget_tokens, gemini_thinking, openai_effort
@@ -26,5 +27,5 @@ __all__ = [
     "REQUEST_TARGETS", "RESPONSE_SOURCES", "THINKING_LEVELS", "Block", "ContentLoss", "Message", "MessageFormatError",
     "Request", "Response", "Text", "Thinking", "ToolCall", "ToolResult", "Usage", "WireRequest", "anthropic_budget",
     "argument_errors", "budget_tokens", "from_wire", "gemini_thinking", "openai_effort", "request_from_json",
-    "request_to_json", "response_to_json", "stable_call_id", "to_canonical_call", "to_wire",
+    "request_from_wire", "request_to_json", "response_to_json", "stable_call_id", "to_canonical_call", "to_wire",
 ]

@@ -16,7 +16,7 @@ from typing import Any
 from ..convert import Conversion, convert
 from ..errors import ToolcastError
 from .model import Message, Request, Text, Thinking, ToolCall
-from .thinking import anthropic_budget, anthropic_max_output, gemini_thinking, openai_effort
+from .thinking import anthropic_budget, anthropic_max_output, gemini_thinking, model_entry, openai_effort
 
 #: Wire formats toolcast writes requests in.
 REQUEST_TARGETS = ("anthropic", "openai", "openai-responses", "gemini", "mistral")
@@ -176,7 +176,7 @@ def _openai_chat(b: _Builder, call_id: Callable[[str, str], str] | None = None) 
         elif texts:
             messages.append({"role": "user", "content": "".join(texts)})
     out: dict[str, Any] = {"model": req.model, "messages": messages}
-    if req.thinking != "none":
+    if req.thinking != "none":  # "none" is left out: models without reasoning reject the parameter
         out["reasoning_effort"] = openai_effort(req.model, req.thinking)
     if req.max_output_tokens is not None:
         out["max_completion_tokens"] = req.max_output_tokens
@@ -245,8 +245,16 @@ def _gemini(b: _Builder) -> dict[str, Any]:
     config: dict[str, Any] = {}
     if req.max_output_tokens is not None:
         config["maxOutputTokens"] = req.max_output_tokens
-    if req.thinking != "none":
-        config["thinkingConfig"] = gemini_thinking(req.model, req.thinking)
+    if req.thinking != "none" or model_entry("gemini", req.model) is not None:
+        # Seed 004: "none" is the model's minimum budget (0 turns thinking off on Flash, Pro keeps 128);
+        # left out, Gemini 2.5 would think as much as it likes.
+        thinking = gemini_thinking(req.model, req.thinking)
+        if req.thinking == "none":
+            thinking["includeThoughts"] = False
+        level = thinking.get("thinkingLevel")
+        if level is not None and level.lower() != req.thinking:
+            b.lose("/thinking", "thinking", f"thinking {req.thinking!r} is sent as Gemini's level {level}")
+        config["thinkingConfig"] = thinking
     if config:
         out["generationConfig"] = config
     if req.tools:

@@ -299,3 +299,47 @@ def test_mistral_request_and_response() -> None:
     resp = from_wire(json.loads(response.model_dump_json()), "mistral")
     assert resp.content == (ToolCall("abc123XYZ", "get_weather", {"city": "Paris"}),)
     assert resp.finish_reason == "tool_use" and resp.usage == Usage(10, 5, 0, 15)
+
+
+MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "o3", "openai-responses": "o3", "gemini": "gemini-2.5-pro",
+          "mistral": "mistral-large-latest"}
+
+
+@pytest.mark.parametrize("target", list(MODELS))
+def test_request_round_trip_keeps_everything_not_reported_lost(target: str) -> None:
+    from toolcast.adapters import pointer as jp
+    from toolcast.adapters.messages import request_from_wire
+
+    # Ids and a signature every provider accepts as they are, so that what changes is what is reported.
+    value = json.loads(json.dumps(REQUEST).replace("call_1", "call00001").replace("sig-1", "c2lnLTE="))
+    original = request_from_json(dict(value, model=MODELS[target]))
+    wire = to_wire(original, target)
+    back = request_from_wire(json.loads(json.dumps(wire.body)), target)
+    want, got = request_to_json(original), request_to_json(back)
+    want["tools"] = [t["name"] for t in want["tools"]]  # schemas: the converters' own round-trip tests
+    got["tools"] = [t["name"] for t in got["tools"]]
+    for loss in sorted(wire.losses, key=lambda x: x.pointer, reverse=True):
+        parts = jp.parts(loss.pointer)
+        if loss.kind == "max_tokens":
+            want.pop(parts[0]), got.pop(parts[0])
+        else:  # a block the target cannot carry: it is not there on the way back
+            container = jp.resolve(want, jp.from_parts(parts[:-1]))
+            del container[int(parts[-1])]
+    assert got == want
+    assert {loss.kind for loss in wire.losses} == {
+        "anthropic": {"max_tokens"}, "openai": {"thinking"}, "openai-responses": {"thinking"}, "gemini": set(),
+        "mistral": {"thinking"}}[target]
+
+
+@pytest.mark.parametrize("source", list(MODELS))
+@pytest.mark.parametrize("value", [None, {"model": 3}, {"model": "m", "messages": 5}, {"model": "m", "contents": [3]},
+                                   {"model": "m", "input": [{"type": "function_call", "arguments": "{"}]},
+                                   {"model": "m", "messages": [{"role": "assistant",
+                                                                "tool_calls": [{"function": 1}]}]}])
+def test_malformed_wire_requests_are_clear_errors(source: str, value: Any) -> None:
+    from toolcast.adapters.messages import request_from_wire
+
+    try:
+        request_from_wire(value, source)
+    except MessageFormatError as err:
+        assert f"{source} request" in str(err)

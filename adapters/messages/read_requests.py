@@ -1,0 +1,250 @@
+"""Provider request JSON → canonical ``Request``: the inverse of ``to_wire``, so a request written for one
+provider can be read back (and re-targeted), and a round trip shows what each provider keeps.
+Thinking settings map back to the level whose budget, effort or Gemini level they equal."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..loading import load_tools
+from ..model import CanonicalTool
+from .model import (
+    THINKING_LEVELS,
+    Block,
+    Message,
+    MessageFormatError,
+    Request,
+    Text,
+    Thinking,
+    ThinkingLevel,
+    ToolCall,
+    ToolResult,
+)
+from .responses import stable_call_id
+from .thinking import budget_tokens, model_entry, openai_effort
+
+
+class _In:
+    def __init__(self, source: str) -> None:
+        self.where = f"{source} request"
+
+    def fail(self, pointer: str, message: str) -> MessageFormatError:
+        return MessageFormatError(self.where, pointer, message)
+
+    def obj(self, value: Any, pointer: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(pointer, "expected an object")
+        return value
+
+    def arr(self, value: Any, pointer: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(pointer, "expected a list")
+        return value
+
+    def text(self, value: Any, pointer: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(pointer, "expected a string")
+        return value
+
+    def args(self, value: Any, pointer: str) -> dict[str, Any]:
+        if isinstance(value, dict):
+            return value
+        try:
+            parsed = json.loads(self.text(value, pointer))
+        except json.JSONDecodeError as exc:
+            raise self.fail(pointer, f"arguments are not JSON ({exc.msg})") from None
+        if not isinstance(parsed, dict):
+            raise self.fail(pointer, "arguments must be a JSON object")
+        return parsed
+
+
+def request_from_wire(value: Any, source: str) -> Request:
+    """The canonical request in ``source``'s request JSON (anthropic, openai, openai-responses, gemini,
+    mistral)."""
+    r = _In(source)
+    body = r.obj(value, "")
+    model = r.text(body.get("model"), "/model")
+    if source == "anthropic":
+        return _anthropic(r, body, model)
+    if source in ("openai", "mistral"):
+        return _chat(r, body, model, "max_tokens" if source == "mistral" else "max_completion_tokens")
+    if source == "openai-responses":
+        return _responses(r, body, model)
+    if source == "gemini":
+        return _gemini(r, body, model)
+    raise MessageFormatError("request", "", f"unknown source {source!r}")
+
+
+def _tools(r: _In, value: Any, pointer: str) -> tuple[CanonicalTool, ...]:
+    if not value:
+        return ()
+    try:
+        return tuple(lt.tool for lt in load_tools(value))
+    except Exception as exc:
+        raise r.fail(pointer, f"tools do not load: {exc}") from None
+
+
+def _grouped(blocks: list[tuple[str, Block]]) -> tuple[Message, ...]:
+    """Consecutive blocks of one role as one message."""
+    out: list[Message] = []
+    for role, block in blocks:
+        if out and out[-1].role == role:
+            out[-1] = Message(out[-1].role, (*out[-1].content, block))
+        else:
+            out.append(Message("assistant" if role == "assistant" else "user", (block,)))
+    return tuple(out)
+
+
+def _level_from_budget(minimum: int, maximum: int, budget: int) -> ThinkingLevel:
+    return min(THINKING_LEVELS, key=lambda lv: abs(budget_tokens(minimum, maximum, lv) - budget))
+
+
+def _anthropic(r: _In, body: dict[str, Any], model: str) -> Request:
+    system_value = body.get("system", "")
+    if isinstance(system_value, list):
+        system = tuple(Text(r.text(r.obj(b, f"/system/{i}").get("text"), f"/system/{i}/text"))
+                       for i, b in enumerate(system_value))
+    else:
+        system = (Text(r.text(system_value, "/system")),) if system_value else ()
+    blocks: list[tuple[str, Block]] = []
+    for i, m in enumerate(r.arr(body.get("messages"), "/messages")):
+        m = r.obj(m, f"/messages/{i}")
+        role = m.get("role")
+        content = m.get("content")
+        if isinstance(content, str):
+            blocks.append((str(role), Text(content)))
+            continue
+        for j, raw in enumerate(r.arr(content, f"/messages/{i}/content")):
+            ptr = f"/messages/{i}/content/{j}"
+            b = r.obj(raw, ptr)
+            kind = b.get("type")
+            if kind == "text":
+                blocks.append((str(role), Text(r.text(b.get("text"), ptr + "/text"))))
+            elif kind == "thinking":
+                blocks.append((str(role), Thinking(r.text(b.get("thinking"), ptr + "/thinking"), b.get("signature"))))
+            elif kind == "tool_use":
+                blocks.append((str(role), ToolCall(r.text(b.get("id"), ptr + "/id"),
+                                                   r.text(b.get("name"), ptr + "/name"),
+                                                   r.args(b.get("input", {}), ptr + "/input"))))
+            elif kind == "tool_result":
+                result = b.get("content", "")
+                if isinstance(result, list):
+                    result = "".join(str(x.get("text", "")) for x in result if isinstance(x, dict))
+                blocks.append((str(role), ToolResult(r.text(b.get("tool_use_id"), ptr + "/tool_use_id"),
+                                                     r.text(result, ptr + "/content"), bool(b.get("is_error", False)))))
+    thinking: ThinkingLevel = "none"
+    config = body.get("thinking")
+    entry = model_entry("anthropic", model)
+    if isinstance(config, dict) and config.get("type") == "enabled" and entry is not None:
+        thinking = _level_from_budget(entry["budget"]["min"], entry["budget"]["max"], int(config["budget_tokens"]))
+    limit = body.get("max_tokens")
+    return Request(model, _grouped(blocks), system, _tools(r, body.get("tools"), "/tools"), thinking,
+                   limit if isinstance(limit, int) else None)
+
+
+def _level_from_effort(model: str, effort: Any) -> ThinkingLevel:
+    for level in THINKING_LEVELS:
+        if openai_effort(model, level) == effort:
+            return level
+    return "low" if effort == "minimal" else "high" if effort in ("xhigh", "max") else "none"
+
+
+def _chat(r: _In, body: dict[str, Any], model: str, limit_key: str) -> Request:
+    system: list[Text] = []
+    blocks: list[tuple[str, Block]] = []
+    for i, raw in enumerate(r.arr(body.get("messages"), "/messages")):
+        ptr = f"/messages/{i}"
+        m = r.obj(raw, ptr)
+        role = m.get("role")
+        content = m.get("content")
+        if role in ("system", "developer"):
+            system.append(Text(r.text(content, ptr + "/content")))
+        elif role == "tool":
+            blocks.append(("user", ToolResult(r.text(m.get("tool_call_id"), ptr + "/tool_call_id"),
+                                              r.text(content, ptr + "/content"))))
+        else:
+            if isinstance(content, str) and content:
+                blocks.append((str(role), Text(content)))
+            for j, call in enumerate(m.get("tool_calls") or []):
+                cptr = f"{ptr}/tool_calls/{j}"
+                fn = r.obj(r.obj(call, cptr).get("function"), cptr + "/function")
+                blocks.append((str(role), ToolCall(r.text(call.get("id"), cptr + "/id"),
+                                                   r.text(fn.get("name"), cptr + "/function/name"),
+                                                   r.args(fn.get("arguments", "{}"), cptr + "/function/arguments"))))
+    limit = body.get(limit_key)
+    return Request(model, _grouped(blocks), tuple(system), _tools(r, body.get("tools"), "/tools"),
+                   _level_from_effort(model, body.get("reasoning_effort")), limit if isinstance(limit, int) else None)
+
+
+def _responses(r: _In, body: dict[str, Any], model: str) -> Request:
+    blocks: list[tuple[str, Block]] = []
+    for i, raw in enumerate(r.arr(body.get("input", []), "/input")):
+        ptr = f"/input/{i}"
+        item = r.obj(raw, ptr)
+        kind = item.get("type", "message")
+        if kind == "message":
+            content = item.get("content")
+            if isinstance(content, list):
+                content = "".join(str(c.get("text", "")) for c in content if isinstance(c, dict))
+            blocks.append((str(item.get("role")), Text(r.text(content, ptr + "/content"))))
+        elif kind == "function_call":
+            blocks.append(("assistant", ToolCall(r.text(item.get("call_id"), ptr + "/call_id"),
+                                                 r.text(item.get("name"), ptr + "/name"),
+                                                 r.args(item.get("arguments", "{}"), ptr + "/arguments"))))
+        elif kind == "function_call_output":
+            blocks.append(("user", ToolResult(r.text(item.get("call_id"), ptr + "/call_id"),
+                                              r.text(item.get("output"), ptr + "/output"))))
+    instructions = body.get("instructions")
+    reasoning_value = body.get("reasoning")
+    reasoning: dict[str, Any] = reasoning_value if isinstance(reasoning_value, dict) else {}
+    limit = body.get("max_output_tokens")
+    return Request(model, _grouped(blocks), (Text(instructions),) if isinstance(instructions, str) else (),
+                   _tools(r, body.get("tools"), "/tools"), _level_from_effort(model, reasoning.get("effort")),
+                   limit if isinstance(limit, int) else None)
+
+
+def _gemini(r: _In, body: dict[str, Any], model: str) -> Request:
+    system_value = body.get("systemInstruction") or {}
+    system = tuple(Text(r.text(p.get("text"), f"/systemInstruction/parts/{i}/text"))
+                   for i, p in enumerate(r.arr(r.obj(system_value, "/systemInstruction").get("parts", []),
+                                               "/systemInstruction/parts")))
+    blocks: list[tuple[str, Block]] = []
+    for i, raw in enumerate(r.arr(body.get("contents"), "/contents")):
+        c = r.obj(raw, f"/contents/{i}")
+        role = "assistant" if c.get("role") == "model" else "user"
+        for j, part_value in enumerate(r.arr(c.get("parts", []), f"/contents/{i}/parts")):
+            ptr = f"/contents/{i}/parts/{j}"
+            part = r.obj(part_value, ptr)
+            if isinstance(part.get("functionCall"), dict):
+                fc = part["functionCall"]
+                name = r.text(fc.get("name"), ptr + "/functionCall/name")
+                args = r.args(fc.get("args", {}), ptr + "/functionCall/args")
+                blocks.append((role, ToolCall(fc.get("id") or stable_call_id(j, name, args), name, args)))
+            elif isinstance(part.get("functionResponse"), dict):
+                fr = part["functionResponse"]
+                response = r.obj(fr.get("response", {}), ptr + "/functionResponse/response")
+                error = "error" in response and "content" not in response
+                text = response.get("error" if error else "content", json.dumps(response, ensure_ascii=False))
+                blocks.append((role, ToolResult(str(fr.get("id") or fr.get("name")), str(text), error)))
+            elif "text" in part:
+                text = r.text(part.get("text"), ptr + "/text")
+                thought = part.get("thought")
+                blocks.append((role, Thinking(text, part.get("thoughtSignature")) if thought else Text(text)))
+    config = r.obj(body.get("generationConfig") or {}, "/generationConfig")
+    thinking_config = config.get("thinkingConfig") if isinstance(config.get("thinkingConfig"), dict) else None
+    level: ThinkingLevel = "none"
+    entry = model_entry("gemini", model)
+    if thinking_config is not None and entry is not None:
+        if "thinkingLevel" in thinking_config:
+            level = "high" if str(thinking_config["thinkingLevel"]).upper() == "HIGH" else "low"
+        elif "thinkingBudget" in thinking_config and "budget" in entry:
+            level = _level_from_budget(entry["budget"]["min"], entry["budget"]["max"],
+                                       int(thinking_config["thinkingBudget"]))
+    tools: list[Any] = []
+    for tool in body.get("tools") or []:
+        if isinstance(tool, dict):
+            tools.extend(tool.get("functionDeclarations") or [])
+    limit = config.get("maxOutputTokens")
+    return Request(model, _grouped(blocks), system, _tools(r, [{"functionDeclarations": tools}] if tools else [],
+                                                           "/tools"), level, limit if isinstance(limit, int) else None)
