@@ -21,48 +21,15 @@ from .model import (
     ToolCall,
     ToolResult,
 )
+from .reading import WireReader
 from .responses import stable_call_id
 from .thinking import budget_tokens, model_entry, openai_effort
-
-
-class _In:
-    def __init__(self, source: str) -> None:
-        self.where = f"{source} request"
-
-    def fail(self, pointer: str, message: str) -> MessageFormatError:
-        return MessageFormatError(self.where, pointer, message)
-
-    def obj(self, value: Any, pointer: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(pointer, "expected an object")
-        return value
-
-    def arr(self, value: Any, pointer: str) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.fail(pointer, "expected a list")
-        return value
-
-    def text(self, value: Any, pointer: str) -> str:
-        if not isinstance(value, str):
-            raise self.fail(pointer, "expected a string")
-        return value
-
-    def args(self, value: Any, pointer: str) -> dict[str, Any]:
-        if isinstance(value, dict):
-            return value
-        try:
-            parsed = json.loads(self.text(value, pointer))
-        except json.JSONDecodeError as exc:
-            raise self.fail(pointer, f"arguments are not JSON ({exc.msg})") from None
-        if not isinstance(parsed, dict):
-            raise self.fail(pointer, "arguments must be a JSON object")
-        return parsed
 
 
 def request_from_wire(value: Any, source: str) -> Request:
     """The canonical request in ``source``'s request JSON (anthropic, openai, openai-responses, gemini,
     mistral)."""
-    r = _In(source)
+    r = WireReader(f"{source} request")
     body = r.obj(value, "")
     model = r.text(body.get("model"), "/model")
     if source == "anthropic":
@@ -76,7 +43,7 @@ def request_from_wire(value: Any, source: str) -> Request:
     raise MessageFormatError("request", "", f"unknown source {source!r}")
 
 
-def _tools(r: _In, value: Any, pointer: str) -> tuple[CanonicalTool, ...]:
+def _tools(r: WireReader, value: Any, pointer: str) -> tuple[CanonicalTool, ...]:
     if not value:
         return ()
     try:
@@ -100,7 +67,7 @@ def _level_from_budget(minimum: int, maximum: int, budget: int) -> ThinkingLevel
     return min(THINKING_LEVELS, key=lambda lv: abs(budget_tokens(minimum, maximum, lv) - budget))
 
 
-def _anthropic(r: _In, body: dict[str, Any], model: str) -> Request:
+def _anthropic(r: WireReader, body: dict[str, Any], model: str) -> Request:
     system_value = body.get("system", "")
     if isinstance(system_value, list):
         system = tuple(Text(r.text(r.obj(b, f"/system/{i}").get("text"), f"/system/{i}/text"))
@@ -126,7 +93,7 @@ def _anthropic(r: _In, body: dict[str, Any], model: str) -> Request:
             elif kind == "tool_use":
                 blocks.append((str(role), ToolCall(r.text(b.get("id"), ptr + "/id"),
                                                    r.text(b.get("name"), ptr + "/name"),
-                                                   r.args(b.get("input", {}), ptr + "/input"))))
+                                                   r.arguments(b.get("input", {}), ptr + "/input"))))
             elif kind == "tool_result":
                 result = b.get("content", "")
                 if isinstance(result, list):
@@ -150,7 +117,7 @@ def _level_from_effort(model: str, effort: Any) -> ThinkingLevel:
     return "low" if effort == "minimal" else "high" if effort in ("xhigh", "max") else "none"
 
 
-def _chat(r: _In, body: dict[str, Any], model: str, limit_key: str) -> Request:
+def _chat(r: WireReader, body: dict[str, Any], model: str, limit_key: str) -> Request:
     system: list[Text] = []
     blocks: list[tuple[str, Block]] = []
     for i, raw in enumerate(r.arr(body.get("messages"), "/messages")):
@@ -169,15 +136,15 @@ def _chat(r: _In, body: dict[str, Any], model: str, limit_key: str) -> Request:
             for j, call in enumerate(m.get("tool_calls") or []):
                 cptr = f"{ptr}/tool_calls/{j}"
                 fn = r.obj(r.obj(call, cptr).get("function"), cptr + "/function")
+                args = r.arguments(fn.get("arguments", "{}"), cptr + "/function/arguments")
                 blocks.append((str(role), ToolCall(r.text(call.get("id"), cptr + "/id"),
-                                                   r.text(fn.get("name"), cptr + "/function/name"),
-                                                   r.args(fn.get("arguments", "{}"), cptr + "/function/arguments"))))
+                                                   r.text(fn.get("name"), cptr + "/function/name"), args)))
     limit = body.get(limit_key)
     return Request(model, _grouped(blocks), tuple(system), _tools(r, body.get("tools"), "/tools"),
                    _level_from_effort(model, body.get("reasoning_effort")), limit if isinstance(limit, int) else None)
 
 
-def _responses(r: _In, body: dict[str, Any], model: str) -> Request:
+def _responses(r: WireReader, body: dict[str, Any], model: str) -> Request:
     blocks: list[tuple[str, Block]] = []
     for i, raw in enumerate(r.arr(body.get("input", []), "/input")):
         ptr = f"/input/{i}"
@@ -191,7 +158,7 @@ def _responses(r: _In, body: dict[str, Any], model: str) -> Request:
         elif kind == "function_call":
             blocks.append(("assistant", ToolCall(r.text(item.get("call_id"), ptr + "/call_id"),
                                                  r.text(item.get("name"), ptr + "/name"),
-                                                 r.args(item.get("arguments", "{}"), ptr + "/arguments"))))
+                                                 r.arguments(item.get("arguments", "{}"), ptr + "/arguments"))))
         elif kind == "function_call_output":
             blocks.append(("user", ToolResult(r.text(item.get("call_id"), ptr + "/call_id"),
                                               r.text(item.get("output"), ptr + "/output"))))
@@ -204,7 +171,7 @@ def _responses(r: _In, body: dict[str, Any], model: str) -> Request:
                    limit if isinstance(limit, int) else None)
 
 
-def _gemini(r: _In, body: dict[str, Any], model: str) -> Request:
+def _gemini(r: WireReader, body: dict[str, Any], model: str) -> Request:
     system_value = body.get("systemInstruction") or {}
     system = tuple(Text(r.text(p.get("text"), f"/systemInstruction/parts/{i}/text"))
                    for i, p in enumerate(r.arr(r.obj(system_value, "/systemInstruction").get("parts", []),
@@ -219,7 +186,7 @@ def _gemini(r: _In, body: dict[str, Any], model: str) -> Request:
             if isinstance(part.get("functionCall"), dict):
                 fc = part["functionCall"]
                 name = r.text(fc.get("name"), ptr + "/functionCall/name")
-                args = r.args(fc.get("args", {}), ptr + "/functionCall/args")
+                args = r.arguments(fc.get("args", {}), ptr + "/functionCall/args")
                 blocks.append((role, ToolCall(fc.get("id") or stable_call_id(j, name, args), name, args)))
             elif isinstance(part.get("functionResponse"), dict):
                 fr = part["functionResponse"]

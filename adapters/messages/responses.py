@@ -12,53 +12,11 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from .model import Block, FinishReason, MessageFormatError, Response, Text, Thinking, ToolCall, Usage
+from .reading import WireReader
 
 RESPONSE_SOURCES = ("anthropic", "openai", "openai-responses", "gemini", "mistral")
 _LABELS = {"anthropic": "Anthropic", "openai": "OpenAI Chat Completions", "openai-responses": "OpenAI Responses",
            "gemini": "Gemini", "mistral": "Mistral"}
-
-
-class _Reader:
-    def __init__(self, source: str) -> None:
-        self.where = f"{_LABELS[source]} response"
-
-    def fail(self, pointer: str, message: str) -> MessageFormatError:
-        return MessageFormatError(self.where, pointer, message)
-
-    def obj(self, value: Any, pointer: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(pointer, "expected an object")
-        return value
-
-    def arr(self, value: Any, pointer: str) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.fail(pointer, "expected a list")
-        return value
-
-    def text(self, value: Any, pointer: str) -> str:
-        if not isinstance(value, str):
-            raise self.fail(pointer, "expected a string")
-        return value
-
-    def count(self, usage: dict[str, Any], key: str, pointer: str) -> int:
-        value = usage.get(key, 0)
-        if value is None:
-            return 0
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise self.fail(f"{pointer}/{key}", "expected a token count")
-        return value
-
-    def arguments(self, raw: Any, pointer: str) -> dict[str, Any]:
-        """OpenAI sends arguments as a JSON string; it must hold an object."""
-        if isinstance(raw, dict):
-            return raw
-        try:
-            value = json.loads(self.text(raw, pointer)) if raw != "" else {}
-        except json.JSONDecodeError as exc:
-            raise self.fail(pointer, f"tool-call arguments are not JSON ({exc.msg})") from None
-        if not isinstance(value, dict):
-            raise self.fail(pointer, "tool-call arguments must be a JSON object")
-        return value
 
 
 CallIds = Callable[[int, str, dict[str, Any]], str]
@@ -75,7 +33,7 @@ def from_wire(value: Any, source: str, *, call_ids: CallIds | None = None) -> Re
     if source not in RESPONSE_SOURCES:
         raise MessageFormatError("response", "", f"unknown source {source!r}; expected one of: "
                                  f"{', '.join(RESPONSE_SOURCES)}")
-    r = _Reader(source)
+    r = WireReader(f"{_LABELS[source]} response")
     body = r.obj(value, "")
     if source == "anthropic":
         return _anthropic(r, body)
@@ -92,7 +50,7 @@ def stable_call_id(index: int, name: str, args: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(digest).decode("ascii")[:22]
 
 
-def _anthropic(r: _Reader, body: dict[str, Any]) -> Response:
+def _anthropic(r: WireReader, body: dict[str, Any]) -> Response:
     blocks: list[Block] = []
     for i, raw in enumerate(r.arr(body.get("content"), "/content")):
         ptr = f"/content/{i}"
@@ -117,7 +75,7 @@ def _anthropic(r: _Reader, body: dict[str, Any]) -> Response:
     return Response(tuple(blocks), reason, Usage(inp, out, think, inp + out + think), body.get("model"))
 
 
-def _openai_chat(r: _Reader, body: dict[str, Any]) -> Response:
+def _openai_chat(r: WireReader, body: dict[str, Any]) -> Response:
     choices = r.arr(body.get("choices"), "/choices")
     if not choices:
         raise r.fail("/choices", "no choices")
@@ -143,7 +101,7 @@ def _openai_chat(r: _Reader, body: dict[str, Any]) -> Response:
     return Response(tuple(blocks), reason, Usage(inp, completion - thinking, thinking, total), body.get("model"))
 
 
-def _openai_responses(r: _Reader, body: dict[str, Any]) -> Response:
+def _openai_responses(r: WireReader, body: dict[str, Any]) -> Response:
     blocks: list[Block] = []
     reasoning_ids: list[str] = []
     for i, raw in enumerate(r.arr(body.get("output"), "/output")):
@@ -190,7 +148,7 @@ def _openai_responses(r: _Reader, body: dict[str, Any]) -> Response:
     return Response(tuple(blocks), reason, Usage(inp, completion - thinking, thinking, total), body.get("model"), data)
 
 
-def _gemini(r: _Reader, body: dict[str, Any], call_ids: CallIds) -> Response:
+def _gemini(r: WireReader, body: dict[str, Any], call_ids: CallIds) -> Response:
     candidates = r.arr(body.get("candidates"), "/candidates")
     if not candidates:
         raise r.fail("/candidates", "no candidates")
