@@ -3,9 +3,10 @@ whether its thinking level can be configured for its model."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .tool_checks import Raw
+if TYPE_CHECKING:
+    from .tool_checks import Raw
 
 
 def is_request(value: Any) -> bool:
@@ -15,6 +16,7 @@ def is_request(value: Any) -> bool:
 def request_raws(value: Any) -> list[Raw]:
     from ..messages import MessageFormatError, ToolCall, ToolResult, argument_errors, request_from_json
     from ..messages.thinking import model_entry
+    from .tool_checks import Raw  # the checks' heavy imports (jsonschema) only when a request is checked
 
     try:
         request = request_from_json(value)
