@@ -38,6 +38,27 @@ from .documents import Document, uri_to_path
 
 log = logging.getLogger("toolcast.server")
 
+
+class _NoTracebackForBadInput(logging.Filter):
+    """Bad input from the client is answered per JSON-RPC (ParseError, InvalidParams); its log line is a
+    warning without a traceback, so the editor's log does not look like the server crashed."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+            record.exc_info = None
+            record.msg, record.args = "refused a message body that is not JSON: %s", (error,)
+        elif record.msg == "Unable to deserialize message\n%s":  # pygls logs the structuring traceback
+            record.msg, record.args = "refused a message whose params do not fit its method", ()
+        else:
+            return True
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+log.addFilter(_NoTracebackForBadInput())
+logging.getLogger("pygls.protocol.json_rpc").addFilter(_NoTracebackForBadInput())
+
 DEFAULT_DEBOUNCE = 0.0
 #: Changes closer together than this are a burst (a paste of many edits, a replayed macro, a flood):
 #: their diagnostics wait until the burst pauses for BURST_DELAY.
@@ -217,7 +238,6 @@ class ToolcastServer(LanguageServer):
         """A body that is not JSON gets the JSON-RPC ``ParseError`` answer (id null) and a log line,
         not an error popup in the user's editor."""
         if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
-            log.warning("refused a message that is not JSON: %s", error)
             protocol = self.protocol
             if isinstance(protocol, ToolcastProtocol):
                 protocol.send_error(None, -32700, f"Parse error: {error}")

@@ -67,7 +67,7 @@ def test_malformed_messages_get_json_rpc_errors(raw: Raw, tmp_path: Path) -> Non
     assert _error(raw, rid)["code"] == -32600  # after shutdown
     raw.notify("exit")
     assert raw.proc.wait(10) == 0
-    assert not any(b"Traceback" in line for line in raw.stderr if b"JSONDecodeError" in line)
+    assert b"Traceback" not in b"".join(raw.stderr)  # every bad message above was answered, none logged as a crash
 
 
 def test_a_flood_of_ten_thousand_changes(raw: Raw, tmp_path: Path) -> None:
