@@ -68,6 +68,8 @@ BURST_DELAY = 0.02
 #: findings, more than anyone reads in an editor and slow for every client to take in.
 DEFAULT_MAX_DIAGNOSTICS = 1000
 SETTLE_SIZE = 1_000_000
+#: Up to this many tools, export code actions carry the file to create (computed with the action list).
+EAGER_EXPORT_TOOLS = 50
 FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
 EDIT_BUDGET = 0.05  # the same after an edit while that first check is still going on
 SLICE = 0.05  # background checking between two looks at the incoming messages
@@ -723,6 +725,13 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
             label = DISPLAY_NAMES[target]
             what = f" ({under.name})" if scope == "tool" and under is not None else ""
             args = [doc.uri, target, index]
+            title = f"Preview as {label} request" if request else f"Export to {label}{what}"
+            if len(report.tools) > EAGER_EXPORT_TOOLS:
+                # Code actions are asked for at every cursor move: for a large file the export is only
+                # computed when chosen (the command reports a file that does not load).
+                actions.append(t.CodeAction(title=title, kind=kind,
+                                            command=t.Command(title, "toolcast.export", arguments=args)))
+                continue
             try:
                 name, text = render_export(doc, target, index)
             except Exception as exc:  # a file that does not load: no export offered
@@ -730,7 +739,6 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
                 continue
             dest = (doc.path.parent / name) if doc.path else None
             exists = dest is not None and dest.exists()
-            title = f"Preview as {label} request" if request else f"Export to {label}{what}"
             if creates and dest is not None:
                 if exists:
                     if not _supports_overwrite(ls):

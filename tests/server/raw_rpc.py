@@ -79,9 +79,12 @@ class Raw:
     def response(self, rid: int, timeout: float = 20) -> dict[str, Any]:
         return self.wait(lambda m: m.get("id") == rid and "method" not in m, timeout)
 
-    def initialize(self, root: Path, pull: bool = False, encoding: str = "utf-16") -> dict[str, Any]:
+    def initialize(self, root: Path, pull: bool = False, encoding: str = "utf-16",
+                   workspace: dict[str, Any] | None = None) -> dict[str, Any]:
         caps: dict[str, Any] = {"general": {"positionEncodings": [encoding]},
                                 "textDocument": {"publishDiagnostics": {"versionSupport": True}}}
+        if workspace is not None:
+            caps["workspace"] = workspace
         if pull:
             caps["textDocument"]["diagnostic"] = {"dynamicRegistration": False}
         rid = self.request("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": caps})

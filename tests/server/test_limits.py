@@ -36,3 +36,39 @@ async def test_diagnostics_are_capped_with_errors_first_and_a_notice(client: Lan
     assert "TC110" in {d.code for d in findings}
     lines = sorted(d.range.start.line for d in findings if d.code == "TC502")
     assert lines and lines == sorted(lines)
+
+
+def test_large_files_offer_exports_as_commands(tmp_path: Path) -> None:
+    """Code actions come at every cursor move: a file of many tools is not converted eight times for
+    each; the export runs when chosen."""
+    from raw_rpc import Raw
+
+    text = json.dumps([_tool(i, broken=False) for i in range(60)], indent=2)
+    path = tmp_path / "large.tool.json"
+    path.write_text(text)
+    raw = Raw()
+    try:
+        raw.initialize(tmp_path, pull=True, workspace={"workspaceEdit": {
+            "documentChanges": True, "resourceOperations": ["create"]}})
+        small = tmp_path / "small.tool.json"
+        small.write_text(json.dumps(_tool(0, broken=False)))
+
+        def actions_for(p: Path, body: str) -> list[dict[str, object]]:
+            raw.notify("textDocument/didOpen", {"textDocument": {"uri": p.as_uri(), "languageId": "json",
+                                                                 "version": 1, "text": body}})
+            rid = raw.request("textDocument/codeAction", {"textDocument": {"uri": p.as_uri()}, "range": {
+                "start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 1}},
+                "context": {"diagnostics": []}})
+            result: list[dict[str, object]] = raw.response(rid)["result"]
+            return result
+
+        assert all("edit" in a for a in actions_for(small, small.read_text()))  # small: the file to create
+        actions = actions_for(path, text)
+        exports = [a for a in actions if a["title"].startswith("Export to Anthropic")]
+        assert exports and all("edit" not in a for a in exports)
+        command = exports[-1]["command"]
+        assert isinstance(command, dict) and command["command"] == "toolcast.export"
+        rid = raw.request("workspace/executeCommand", command)
+        assert Path(raw.response(rid)["result"]["path"]).name == "large.anthropic.json"
+    finally:
+        raw.close()
