@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cold_oracle import reset_all_caches
 from toolcast.adapters.checks import CheckConfig, Finding, check_document
 
 CONFIG = CheckConfig(targets=("openai", "anthropic", "gemini"))
@@ -67,7 +68,11 @@ def test_syntax_error_is_local_and_other_findings_are_unchanged(state: str) -> N
     if state == "trailing-comma":
         broken = broken.replace('"required": ["city"]}\n  },', '"required": ["city"]},\n  },')
     assert broken != VALID, state
+    # Both sides cold: with the caches warm, the second tool's findings would come from the cache of its
+    # (unchanged) text and the comparison would hold whatever the broken document does to it.
+    reset_all_caches()
     valid_report = check_document(VALID, config=CONFIG)
+    reset_all_caches()
     report = check_document(broken, config=CONFIG)
     errors = [f for f in report.findings if f.code == "TC001"]
     assert errors, f"{state}: no syntax error reported"
@@ -84,5 +89,6 @@ def test_syntax_error_is_local_and_other_findings_are_unchanged(state: str) -> N
     assert _second_tool(report.findings, broken, second_tool_start) == _second_tool(
         valid_report.findings, VALID, base_valid
     )
+    assert {"TC110", "TC302", "TC307"} <= {row[0] for row in _second_tool(report.findings, broken, second_tool_start)}
     # The second tool is still listed, with its name.
     assert [t.name for t in report.tools][-1] == "bad name"
