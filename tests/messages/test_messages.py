@@ -87,7 +87,7 @@ def test_request_file_round_trips_through_its_json_form() -> None:
 def test_malformed_request_files_name_the_place(value: dict[str, Any], pointer: str) -> None:
     with pytest.raises(MessageFormatError) as err:
         request_from_json(value)
-    assert err.value.pointer == pointer
+    assert (err.value.pointer or "/") == pointer
 
 
 def test_anthropic_request() -> None:
@@ -252,15 +252,26 @@ def test_gemini_response_generates_stable_call_ids() -> None:
     assert chosen.content[1] == ToolCall("id-1", "get_weather", {"city": "Paris"})
 
 
+MALFORMED_RESPONSES: list[Any] = [None, [], {"content": 5}, {"choices": [{}]}, {"candidates": [{"content": 3}]},
+                                  {"output": [{"type": "function_call", "call_id": 1}]}]
+#: Where each source's reader stops, per value above (every one of them is an error for every source).
+RESPONSE_ERRORS = {
+    "anthropic": ["/", "/", "/content", "/content", "/content", "/content"],
+    "openai": ["/", "/", "/choices", "/choices/0/message", "/choices", "/choices"],
+    "openai-responses": ["/", "/", "/output", "/output", "/output", "/output/0/call_id"],
+    "gemini": ["/", "/", "/candidates", "/candidates", "/candidates/0/content", "/candidates"],
+}
+SOURCE_NAMES = {"anthropic": "Anthropic response", "openai": "OpenAI Chat Completions response",
+                "openai-responses": "OpenAI Responses response", "gemini": "Gemini response"}
+
+
 @pytest.mark.parametrize("source", ["anthropic", "openai", "openai-responses", "gemini"])
-@pytest.mark.parametrize("value", [None, [], {"content": 5}, {"choices": [{}]}, {"candidates": [{"content": 3}]},
-                                   {"output": [{"type": "function_call", "call_id": 1}]}])
-def test_malformed_responses_are_clear_errors(source: str, value: Any) -> None:
-    try:
-        from_wire(value, source)
-    except MessageFormatError as err:
-        assert "response" in str(err)
-    # Not every shape is an error for every source (an empty Anthropic response is valid), but none crash.
+@pytest.mark.parametrize("case", range(len(MALFORMED_RESPONSES)))
+def test_malformed_responses_are_clear_errors(source: str, case: int) -> None:
+    with pytest.raises(MessageFormatError) as err:
+        from_wire(MALFORMED_RESPONSES[case], source)
+    assert str(err.value).startswith(SOURCE_NAMES[source] + ": expected")
+    assert (err.value.pointer or "/") == RESPONSE_ERRORS[source][case]
 
 
 # -- tool calls back to the canonical tool -------------------------------------------------------------
@@ -331,15 +342,33 @@ def test_request_round_trip_keeps_everything_not_reported_lost(target: str) -> N
         "mistral": {"thinking"}}[target]
 
 
-@pytest.mark.parametrize("source", list(MODELS))
-@pytest.mark.parametrize("value", [None, {"model": 3}, {"model": "m", "messages": 5}, {"model": "m", "contents": [3]},
-                                   {"model": "m", "input": [{"type": "function_call", "arguments": "{"}]},
-                                   {"model": "m", "messages": [{"role": "assistant",
-                                                                "tool_calls": [{"function": 1}]}]}])
-def test_malformed_wire_requests_are_clear_errors(source: str, value: Any) -> None:
-    from toolcast.adapters.messages import request_from_wire
+MALFORMED_REQUESTS: list[Any] = [
+    None, {"model": 3}, {"model": "m", "messages": 5}, {"model": "m", "contents": [3]},
+    {"model": "m", "input": [{"type": "function_call", "arguments": "{"}]},
+    {"model": "m", "messages": [{"role": "assistant", "tool_calls": [{"function": 1}]}]}]
+#: Where each source's reader stops, per value above; None: not an error for that source (the Responses API
+#: reads `input`, so `messages` and `contents` are other APIs' fields, ignored: an empty conversation).
+REQUEST_ERRORS: dict[str, list[str | None]] = {
+    "anthropic": ["/", "/model", "/messages", "/messages", "/messages", "/messages/0/content"],
+    "openai": ["/", "/model", "/messages", "/messages", "/messages", "/messages/0/tool_calls/0/function"],
+    "openai-responses": ["/", "/model", None, None, "/input/0/call_id", None],
+    "gemini": ["/", "/model", "/contents", "/contents/0", "/contents", "/contents"],
+    "mistral": ["/", "/model", "/messages", "/messages", "/messages", "/messages/0/tool_calls/0/function"],
+}
 
-    try:
-        request_from_wire(value, source)
-    except MessageFormatError as err:
-        assert f"{source} request" in str(err)
+
+@pytest.mark.parametrize("source", list(MODELS))
+@pytest.mark.parametrize("case", range(len(MALFORMED_REQUESTS)))
+def test_malformed_wire_requests_are_clear_errors(source: str, case: int) -> None:
+    from toolcast.adapters.messages import request_from_wire
+    from toolcast.adapters.messages.model import Request
+
+    pointer = REQUEST_ERRORS[source][case]
+    if pointer is None:
+        request = request_from_wire(MALFORMED_REQUESTS[case], source)
+        assert isinstance(request, Request) and request.model == "m" and request.messages == ()
+        return
+    with pytest.raises(MessageFormatError) as err:
+        request_from_wire(MALFORMED_REQUESTS[case], source)
+    assert str(err.value).startswith(f"{source} request: expected")
+    assert (err.value.pointer or "/") == pointer

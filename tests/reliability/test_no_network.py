@@ -100,10 +100,25 @@ def test_the_cli_fetches_nothing(tmp_path: Path, listener: tuple[str, list[str]]
     base, hits = listener
     ws, paths = _workspace(tmp_path, base)
     exe = Path(sys.executable).parent / "toolcast"
-    subprocess.run([str(exe), "check", str(ws)], capture_output=True, timeout=120)
+    done = subprocess.run([str(exe), "check", "--format", "json", str(ws)], capture_output=True, text=True,
+                          timeout=120)
+    # The CLI did its work: every file was checked, and the references it refused are reported.
+    assert done.returncode == 1, done.stderr  # findings of severity error (TC303/TC304)
+    rows = json.loads(done.stdout)
+    codes: dict[str, set[str]] = {}
+    for row in rows:
+        codes.setdefault(Path(row["path"]).name, set()).add(row["code"])
+    assert "TC304" in codes["remote_ref.tool.json"]
+    for name in ("dotdot.tool.json", "file_uri.tool.json", "symlink.tool.json", "remote_base.tool.json"):
+        assert codes[name] & {"TC303", "TC304"}, (name, codes.get(name))
     for path in paths:
+        name = json.loads(path.read_text(encoding="utf-8"))
+        name = name.get("name") or name["function"]["name"]
         for target in ("anthropic", "openai", "gemini"):
-            subprocess.run([str(exe), "convert", str(path), "--to", target], capture_output=True, timeout=60)
+            out = subprocess.run([str(exe), "convert", str(path), "--to", target], capture_output=True, text=True,
+                                 timeout=60)
+            assert out.returncode == 0, (path.name, target, out.stderr)
+            assert name in out.stdout and json.loads(out.stdout), (path.name, target)
     assert hits == []
 
 

@@ -34,8 +34,21 @@ async def test_diagnostics_are_capped_with_errors_first_and_a_notice(client: Lan
     assert "toolcast shows" in notices[0].message and "of 11 findings" in notices[0].message
     # The tool with an error (the 9th) is shown although it comes after the limit in document order.
     assert "TC110" in {d.code for d in findings}
-    lines = sorted(d.range.start.line for d in findings if d.code == "TC502")
-    assert lines and lines == sorted(lines)
+    # In the order sent: the broken tool's findings, then the other tools in document order until the cap.
+    line_of = [text[: m].count("\n") for m in _starts(text, '"pattern"')]  # one per tool, in order
+    error_line = text[: text.index('"strin"')].count("\n")
+    assert [(d.code, d.range.start.line) for d in findings] == [
+        ("TC110", error_line), ("TC502", line_of[8]), ("TC502", line_of[0]), ("TC502", line_of[1]),
+        ("TC502", line_of[2])]
+    assert diags[-1] is notices[0]  # the notice comes last
+
+
+def _starts(text: str, needle: str) -> list[int]:
+    out, at = [], text.find(needle)
+    while at >= 0:
+        out.append(at)
+        at = text.find(needle, at + 1)
+    return out
 
 
 def test_large_files_offer_exports_as_commands(tmp_path: Path) -> None:

@@ -23,8 +23,11 @@ TEXT = (
 )
 
 
+HOOK_SERVER = str(Path(__file__).with_name("hook_server.py"))
+
+
 @pytest_lsp.fixture(params=["visual-studio-code", "neovim"],
-                    config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
+                    config=ClientServerConfig(server_command=[sys.executable, HOOK_SERVER]))
 async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
     @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
     def register(params: t.RegistrationParams) -> None:  # accept the server's dynamic registrations
@@ -47,6 +50,20 @@ async def _diagnostics(client: LanguageClient, uri: str) -> list[t.Diagnostic]:
         return list(report.items)
     await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     return list(client.diagnostics[uri])
+
+
+async def _diagnostic_at(client: LanguageClient, uri: str, code: str, start: t.Position) -> t.Diagnostic:
+    """The diagnostic ``code`` once it is reported at ``start`` (pulled, or as soon as it is pushed)."""
+    for _ in range(100):
+        if _is_pull(client):
+            found = await _diagnostics(client, uri)
+        else:
+            found = list(client.diagnostics.get(uri, []))
+        hits = [d for d in found if d.code == code and d.range.start == start]
+        if hits:
+            return hits[0]
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"no {code} at {start}: {found}")
 
 
 def _open(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
@@ -106,6 +123,26 @@ async def test_change_and_stale_versions(client: LanguageClient, tmp_path: Path)
     assert "TC302" not in codes
 
 
+async def _server_text(client: LanguageClient, uri: str) -> str:
+    """The text the server holds (a test-only command of tests/server/hook_server.py)."""
+    text = await client.workspace_execute_command_async(t.ExecuteCommandParams("toolcast.test.documentText", [uri]))
+    assert isinstance(text, str)
+    return text
+
+
+def _offset(text: str, pos: t.Position) -> int:
+    """An offset for a position on an ASCII line (the same in every position encoding)."""
+    lines = text.split("\n")
+    assert lines[pos.line].isascii()
+    return sum(len(line) + 1 for line in lines[: pos.line]) + pos.character
+
+
+def _apply(text: str, edits: list[t.TextEdit]) -> str:
+    for e in sorted(edits, key=lambda e: _offset(text, e.range.start), reverse=True):
+        text = text[: _offset(text, e.range.start)] + e.new_text + text[_offset(text, e.range.end):]
+    return text
+
+
 async def test_incremental_edit_is_applied_at_the_right_place(client: LanguageClient, tmp_path: Path) -> None:
     uri = _open(client, tmp_path / "i.tool.json", TEXT)
     await _diagnostics(client, uri)
@@ -115,7 +152,20 @@ async def test_incremental_edit_is_applied_at_the_right_place(client: LanguageCl
         t.VersionedTextDocumentIdentifier(version=2, uri=uri),
         [t.TextDocumentContentChangePartial(t.Range(t.Position(3, start), t.Position(3, start + 9)), "")]))
     diags = await _diagnostics(client, uri)
-    assert "TC302" not in {d.code for d in diags}
+    expected = TEXT.replace(', "ghost"', "")
+    assert await _server_text(client, uri) == expected
+    assert "TC302" not in {d.code for d in diags} and "TC001" not in {d.code for d in diags}
+    # Two edits in one notification, the second on the emoji line (its columns are in the negotiated
+    # encoding): applied in order, each at its place.
+    emoji_line = expected.splitlines()[2]
+    at = emoji_line.index("now")
+    utf8 = client.capabilities.general is not None and client.capabilities.general.position_encodings is not None
+    col = len(emoji_line[:at].encode("utf-8")) if utf8 else len(emoji_line[:at].encode("utf-16-le")) // 2
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        t.VersionedTextDocumentIdentifier(version=3, uri=uri),
+        [t.TextDocumentContentChangePartial(t.Range(t.Position(1, 3), t.Position(1, 7)), "NAME"),
+         t.TextDocumentContentChangePartial(t.Range(t.Position(2, col), t.Position(2, col + 3)), "today")]))
+    assert await _server_text(client, uri) == expected.replace('"name"', '"NAME"').replace("now", "today")
 
 
 async def test_quick_fix_from_diagnostic_data(client: LanguageClient, tmp_path: Path) -> None:
@@ -129,18 +179,27 @@ async def test_quick_fix_from_diagnostic_data(client: LanguageClient, tmp_path: 
     assert edit is not None and edit.document_changes
     change = edit.document_changes[0]
     assert isinstance(change, t.TextDocumentEdit) and change.text_document.version == 1
+    assert _apply(TEXT, change.edits) == TEXT.replace(', "ghost"', "")  # the fix, applied: exactly this text
     # The text changes under the diagnostic: its range no longer matches a finding, so no fix is offered
     # for it (an edit computed for the old text would land in the wrong place).
+    inserted = '"v": {"type": "string"}, '
     client.text_document_did_change(t.DidChangeTextDocumentParams(
         t.VersionedTextDocumentIdentifier(version=2, uri=uri),
-        [t.TextDocumentContentChangePartial(t.Range(t.Position(3, 0), t.Position(3, 0)), "  ")]))
+        [t.TextDocumentContentChangePartial(t.Range(t.Position(3, 4), t.Position(3, 4)), inserted)]))
+    lines = TEXT.split("\n")
+    lines[3] = lines[3][:4] + inserted + lines[3][4:]
+    client_text = "\n".join(lines)
+    assert await _server_text(client, uri) == client_text
     stale = await client.text_document_code_action_async(t.CodeActionParams(
         t.TextDocumentIdentifier(uri), ghost.range, t.CodeActionContext([ghost], only=[t.CodeActionKind.QuickFix])))
     assert not stale
-    fresh = next(d for d in await _diagnostics(client, uri) if d.code == "TC302")
+    col = client_text.splitlines()[3].index('"ghost"')
+    fresh = await _diagnostic_at(client, uri, "TC302", t.Position(3, col))
     again = await client.text_document_code_action_async(t.CodeActionParams(
         t.TextDocumentIdentifier(uri), fresh.range, t.CodeActionContext([fresh], only=[t.CodeActionKind.QuickFix])))
     assert again and again[0].edit.document_changes[0].text_document.version == 2
+    # The fix for the new text, applied to the client's text, removes exactly `, "ghost"`.
+    assert _apply(client_text, again[0].edit.document_changes[0].edits) == client_text.replace(', "ghost"', "")
 
 
 async def test_export_action_equals_toolcast_convert(client: LanguageClient, tmp_path: Path) -> None:

@@ -1,0 +1,19 @@
+"""The real language server (``toolcast.server.lsp.app``) plus one test-only command,
+``toolcast.test.documentText``: the text the server holds for a URI, so that a test can assert the exact
+result of the edits it sent (not only what the diagnostics happen to show)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.server.lsp.app import ToolcastServer, main, server
+
+
+@server.command("toolcast.test.documentText")
+def document_text(ls: ToolcastServer, *args: Any) -> str | None:
+    doc = ls.documents.get(args[0]) if args else None
+    return None if doc is None else doc.text
+
+
+if __name__ == "__main__":
+    main()
