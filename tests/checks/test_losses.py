@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from loss_oracle import assert_explained, schema_in
 from toolcast.adapters.checks import CheckConfig, check_document
 from toolcast.adapters.checks.findings import Severity
 from toolcast.adapters.convert import convert
@@ -69,6 +70,11 @@ def _check(tool: dict[str, Any], target: str) -> None:
     report = check_document(text, config=CheckConfig(targets=(target,), select=("TC",)))  # TC501 is opt-in
     got = Counter(_loss_key(f.data["loss"]) for f in report.findings if f.code.startswith("TC5"))
     assert got == expected
+    # Independently of the converter's bookkeeping: every keyword of the tool that the output does not carry
+    # unchanged is named by one of those losses (an enclosing schema's loss excuses nothing).
+    if conversion.ok:
+        assert_explained(tool["parameters"], schema_in(target, conversion.output), conversion.losses,
+                         conversion.roundtrip, target)
     for f in report.findings:
         if f.code.startswith("TC5"):
             assert f.target == target

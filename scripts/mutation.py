@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Mutation testing of toolcast's core with mutmut (3.x): how many deliberately broken versions of a
+module the tests catch.
+
+    scripts/mutation.py                      # every core module (slow: hours on 2 cores)
+    scripts/mutation.py line_index arguments # some of them (a name, or a path under the repository)
+    scripts/mutation.py --budget 600 parser  # stop each module after 600 s; unchecked mutants are counted apart
+
+Each module runs in its own staging folder (.mutation/<name>/, git-ignored) laid out as the installed
+package (``src/toolcast/adapters``, ``src/toolcast/server``, ``src/toolcast/schemas``) so that mutmut's ``mutants/``
+copy is what the tests import; PYTHONPATH points there too, so the server subprocesses the tests start
+run the mutant as well. Only the tests that exercise the module run (TESTS below; ``-m "not slow"``).
+
+Prints, per module, ``<module>: mutation score: KILLED/TOTAL killed (P%)`` and its surviving mutants
+(``mutmut show NAME`` in its staging folder prints the diff), then the overall figure as the last line:
+``mutation score: KILLED/TOTAL killed (P%)``. Exit status 0 (the figures are for reading, not a gate)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Core module → the tests that exercise it (in-process: mutmut maps tests to the functions they call).
+CORE: dict[str, tuple[str, list[str]]] = {
+    "walker": ("adapters/convert/walker.py", ["tests/convert", "tests/checks/test_losses.py"]),
+    "engine": ("adapters/checks/engine.py", ["tests/checks"]),
+    "rules": ("adapters/checks/rules.py", ["tests/checks"]),
+    "parser": ("adapters/document/parser.py", ["tests/document", "tests/reliability/test_positions.py"]),
+    "line_index": ("adapters/document/line_index.py", ["tests/document", "tests/reliability/test_positions.py"]),
+    "arguments": ("adapters/messages/arguments.py", ["tests/messages"]),
+    "documents": ("server/lsp/documents.py", ["tests/server/test_documents.py"]),
+}
+
+KILLED = {"killed", "timeout", "caught by type check", "segfault"}
+NOT_RUN = {"not checked", "skipped"}
+
+
+def _stage(name: str, source: str, tests: list[str]) -> Path:
+    stage = ROOT / ".mutation" / name
+    if stage.exists():
+        shutil.rmtree(stage)
+    pkg = stage / "src" / "toolcast"  # src/: mutmut puts mutants/src first on sys.path and removes src
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    for part in ("adapters", "server", "schemas"):
+        shutil.copytree(ROOT / part, pkg / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "tests", stage / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    # PYTHONPATH names mutants/src: it must exist when Python starts, or the import system caches it as
+    # missing and the editable install's original code is imported instead of the mutants.
+    (stage / "mutants" / "src").mkdir(parents=True)
+    pytest_options = re.search(r"\[tool\.pytest\.ini_options\].*?(?=\n\[)", (ROOT / "pyproject.toml").read_text(),
+                               re.S)
+    assert pytest_options is not None
+    selection = ", ".join(f'"{t}"' for t in tests)
+    (stage / "pyproject.toml").write_text(
+        pytest_options.group(0) + "\n\n[tool.mutmut]\n"
+        'source_paths = ["src"]\n'
+        f'only_mutate = ["src/toolcast/{source}"]\n'
+        f"pytest_add_cli_args_test_selection = [{selection}]\n"
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow", "-x", "-q"]\n'
+        "use_git_change_detection = false\n", encoding="utf-8")
+    return stage
+
+
+def _results(stage: Path, env: dict[str, str]) -> dict[str, str]:
+    out = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=stage, env=env,
+                         capture_output=True, text=True).stdout
+    found = {}
+    for line in out.splitlines():
+        m = re.match(r"\s+(\S+): (.+)$", line)
+        if m:
+            found[m.group(1)] = m.group(2).strip()
+    return found
+
+
+def run_module(name: str, budget: float, children: int) -> tuple[int, int, list[str], int]:
+    source, tests = CORE[name]
+    stage = _stage(name, source, tests)
+    env = {**os.environ, "PYTHONPATH": str(stage / "mutants" / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+    log = (stage / "mutmut.log").open("w", encoding="utf-8")
+    started = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)], cwd=stage,
+                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        proc.wait(timeout=budget)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)  # mutmut and the workers it forked (its own session)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    log.close()
+    took = time.monotonic() - started
+    status = _results(stage, env)
+    done = {k: v for k, v in status.items() if v not in NOT_RUN}
+    killed = sum(1 for v in done.values() if v in KILLED)
+    survivors = sorted(k for k, v in done.items() if v not in KILLED)
+    unchecked = len(status) - len(done)
+    pct = 100.0 * killed / len(done) if done else 0.0
+    print(f"{name} ({source}): mutation score: {killed}/{len(done)} killed ({pct:.1f}%)"
+          + (f"; {unchecked} mutants not checked within {budget:.0f} s" if unchecked else "")
+          + f" [{took:.0f} s]", flush=True)
+    for key in survivors:
+        print(f"    survived: {key} ({done[key]})  -- `mutmut show {key}` in .mutation/{name}", flush=True)
+    if not status:
+        print(f"    no mutants recorded; see .mutation/{name}/mutmut.log", flush=True)
+    return killed, len(done), survivors, unchecked
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("modules", nargs="*", help=f"core modules ({', '.join(CORE)}) or their paths; default all")
+    parser.add_argument("--budget", type=float, default=3600.0, help="seconds per module (default 3600)")
+    parser.add_argument("--children", type=int, default=1, help="parallel mutmut workers (default 1)")
+    args = parser.parse_args()
+    names = []
+    for item in args.modules or list(CORE):
+        match = [n for n, (path, _) in CORE.items() if item in (n, path)]
+        if not match:
+            parser.error(f"not a core module: {item}")
+        names.extend(match)
+    total_killed = total = 0
+    for name in names:
+        killed, count, _, _ = run_module(name, args.budget, args.children)
+        total_killed, total = total_killed + killed, total + count
+    pct = 100.0 * total_killed / total if total else 0.0
+    print(f"mutation score: {total_killed}/{total} killed ({pct:.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
