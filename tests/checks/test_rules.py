@@ -200,22 +200,34 @@ def test_rule_does_not_trigger_on_the_fixed_document(case: Case) -> None:
     assert not [f for f in report.findings if f.code == "TC001"]
 
 
+#: How many fixes each case's finding offers; a case not listed offers none (its rule has no fix).
+FIXES = {"TC105": 1, "TC107": 1, "TC107-wrong": 1, "TC108": 1, "TC110": 1, "TC203": 1, "TC204": 1,
+         "TC204-length": 1, "TC302": 2, "TC307": 1, "TC401": 1}
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if c.code != "TC002"], ids=_ids)
 def test_every_fix_parses_and_removes_the_finding(case: Case) -> None:
     config = _config(case)
     report = check_document(case.bad, config=config)
-    for finding in (f for f in report.findings if f.code == case.code):
+    hits = [f for f in report.findings if f.code == case.code]
+    assert len(hits) == 1, hits
+    applied = 0
+    for finding in hits:
         for n, fix in enumerate(finding.all_fixes()):
             fixed = apply_fix(case.bad, finding, n)
+            assert fixed != case.bad, fix.title
             json.loads(fixed)  # parses as strict JSON
             after = check_document(fixed, config=config)
             assert not [f for f in after.findings if f.code == "TC001"], fix.title
             assert not [
                 f for f in after.findings if f.code == finding.code and f.pointer == finding.pointer
             ], (fix.title, fixed)
+            applied += 1
+    assert applied == FIXES.get(_ids(case), 0)  # the loop ran once per fix the rule offers
 
 
 FIXABLE = {"TC105", "TC107", "TC108", "TC110", "TC203", "TC204", "TC302", "TC307", "TC401"}
+assert {key.split("-")[0] for key in FIXES} == FIXABLE
 
 
 @pytest.mark.parametrize("code", sorted(FIXABLE))

@@ -1,5 +1,6 @@
 """Golden outputs per target and mode (`UPDATE_GOLDEN=1 pytest tests/convert/test_golden.py` rewrites them
-after an intended change; review the diff)."""
+after an intended change and then fails, naming the files it rewrote: a person reviews `git diff tests/golden`
+and reruns without UPDATE_GOLDEN). The SDK validators check every golden output in test_sdk_golden.py."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def _folder(target: str, strict: bool | None) -> Path:
 
 @pytest.mark.parametrize("target,strict", MODES)
 def test_golden(target: str, strict: bool | None) -> None:
+    rewritten = []
     for case in CASES:
         loaded = load_tools(json.loads((FIXTURES / case).read_text(encoding="utf-8")))
         result = []
@@ -37,6 +39,14 @@ def test_golden(target: str, strict: bool | None) -> None:
         text = json.dumps(result, indent=2, ensure_ascii=False) + "\n"
         path = _folder(target, strict) / case
         if os.environ.get("UPDATE_GOLDEN"):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            old = path.read_text(encoding="utf-8") if path.exists() else None
+            if old != text:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+                rewritten.append(str(path.relative_to(GOLDEN.parent.parent)))
+            continue
         assert path.read_text(encoding="utf-8") == text, f"{path} differs; UPDATE_GOLDEN=1 after review"
+    if os.environ.get("UPDATE_GOLDEN"):
+        # Never a silent pass: a rewrite is reviewed by a person, then the suite runs without the variable.
+        pytest.fail(f"UPDATE_GOLDEN is set: rewrote {rewritten or 'nothing (all equal)'}; review `git diff "
+                    "tests/golden`, then rerun without UPDATE_GOLDEN", pytrace=False)
