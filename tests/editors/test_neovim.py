@@ -33,14 +33,18 @@ def test_neovim_shows_diagnostics_and_exports(tmp_path: Path) -> None:
     assert (major, minor) >= (0, 11), first  # vim.lsp.config / lsp/<name>.lua need 0.11
     src = tmp_path / "weather.tool.json"
     src.write_text(TOOL, encoding="utf-8")
+    # The shipped config starts `toolcast serve` from PATH: this environment's console script comes first.
+    bin_dir = Path(sys.executable).parent
+    assert (bin_dir / "toolcast").is_file()
     env = {**os.environ, "TOOLCAST_NVIM_RTP": str(ROOT / "editors" / "nvim"),
-           "TOOLCAST_CMD": json.dumps([sys.executable, "-m", "toolcast.server"]), "XDG_STATE_HOME": str(tmp_path)}
+           "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "XDG_STATE_HOME": str(tmp_path)}
     done = subprocess.run([NVIM, "--headless", "-u", str(HERE / "init.lua"), "-i", "NONE", "-l",
                            str(HERE / "drive.lua"), str(src)], capture_output=True, text=True, timeout=120,
                           env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     print(json.dumps(seen))  # shown with -s: what Neovim saw
+    assert seen["cmd"] == ["toolcast", "serve"]  # editors/nvim/lsp/toolcast.lua's own command, not a test's
     assert seen["encoding"] == "utf-8" and seen["filetype"] == "json"
     ghost = [d for d in seen["diagnostics"] if d["code"] == "TC302"]
     col = TOOL.splitlines()[3].index('"ghost"')

@@ -12,10 +12,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+#: The real server plus the test-only ``toolcast.test.documentText`` command (hook_server.py).
+HOOK_SERVER = [sys.executable, str(Path(__file__).with_name("hook_server.py"))]
+
 
 class Raw:
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "toolcast.server"], stdin=subprocess.PIPE,
+    def __init__(self, command: list[str] | None = None) -> None:
+        self.proc = subprocess.Popen(command or [sys.executable, "-m", "toolcast.server"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self.stderr: list[bytes] = []

@@ -4,6 +4,7 @@ charge."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from lsprotocol import types as t
@@ -16,7 +17,7 @@ VSCODE_SETTINGS = {"toolcast": {
 }}
 
 
-client = client_fixture("neovim", VSCODE_SETTINGS)
+client = client_fixture("visual-studio-code", VSCODE_SETTINGS)  # VS Code's capabilities with its settings
 
 
 async def test_extension_settings_are_accepted_and_nulls_defer_to_the_project(client: LanguageClient,
@@ -27,7 +28,10 @@ async def test_extension_settings_are_accepted_and_nulls_defer_to_the_project(cl
     text = '{"name": "get weather", "description": "d", "parameters": {"type": "object", "required": ["x"]}}'
     path.write_text(text, encoding="utf-8")
     client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(path.as_uri(), "json", 1, text)))
-    report = await client.text_document_diagnostic_async(t.DocumentDiagnosticParams(t.TextDocumentIdentifier(
-        path.as_uri())))
-    codes = {d.code for d in report.items}
+    # This preset declares no pull diagnostics: the server pushes them.
+    for _ in range(100):
+        if path.as_uri() in client.diagnostics:
+            break
+        await asyncio.sleep(0.1)
+    codes = {d.code for d in client.diagnostics[path.as_uri()]}
     assert "TC204" in codes and "TC203" not in codes  # checked, with the project's ignore list applied

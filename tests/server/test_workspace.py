@@ -55,9 +55,12 @@ async def _diags(client: LanguageClient, uri: str) -> list[t.Diagnostic]:
     return list(client.diagnostics.get(uri, []))
 
 
-async def _open(client: LanguageClient, path: Path, text: str) -> list[t.Diagnostic]:
+async def _open(client: LanguageClient, path: Path, text: str, duplicate: bool = True) -> list[t.Diagnostic]:
+    """Open ``path``; with ``duplicate``, wait until the workspace index reports its name as a duplicate."""
     path.write_text(text, encoding="utf-8")
     client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(path.as_uri(), "json", 1, text)))
+    if not duplicate:
+        return []
     for _ in range(20):  # the index is built in the background after `initialized`
         diags = await _diags(client, path.as_uri())
         if any(d.code == "TC202" for d in diags):
@@ -94,7 +97,7 @@ async def test_completion_of_keywords_and_types(client: LanguageClient) -> None:
     ws: Path = client.workspace_path  # type: ignore[attr-defined]
     text = '{"name": "c", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": ""}}}}'
     path = ws / "c.tool.json"
-    await _open(client, path, text)
+    await _open(client, path, text, duplicate=False)  # no duplicate to wait for: completion needs none
     col = text.index('"type": ""}') + len('"type": "')
     result = await client.text_document_completion_async(t.CompletionParams(
         t.TextDocumentIdentifier(path.as_uri()), t.Position(0, col)))

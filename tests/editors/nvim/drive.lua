@@ -7,6 +7,7 @@ local ok = vim.wait(20000, function() return #vim.lsp.get_clients({ bufnr = buf,
 assert(ok, 'toolcast did not attach')
 local client = vim.lsp.get_clients({ bufnr = buf, name = 'toolcast' })[1]
 out.encoding = client.offset_encoding
+out.cmd = client.config.cmd  -- the command Neovim started: the shipped one
 assert(vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end, 50), 'no diagnostics')
 out.diagnostics = {}
 for _, d in ipairs(vim.diagnostic.get(buf)) do

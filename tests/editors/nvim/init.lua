@@ -1,7 +1,4 @@
--- Hermetic test config: the shipped lsp/toolcast.lua, unchanged, found on 'runtimepath'.
+-- Hermetic test config: the shipped lsp/toolcast.lua, unchanged, found on 'runtimepath'. Its `cmd` is
+-- `toolcast serve`: the test puts the test environment's `toolcast` first on PATH.
 vim.opt.runtimepath:append(vim.env.TOOLCAST_NVIM_RTP)
-if vim.env.TOOLCAST_CMD then
-  -- `toolcast` may not be on PATH in a test venv: point the config at the test's interpreter.
-  vim.lsp.config('toolcast', { cmd = vim.json.decode(vim.env.TOOLCAST_CMD) })
-end
 vim.lsp.enable('toolcast')
