@@ -35,9 +35,11 @@ CORE: dict[str, tuple[str, list[str]]] = {
     "engine": ("adapters/checks/engine.py", ["tests/checks"]),
     "rules": ("adapters/checks/rules.py", ["tests/checks"]),
     "parser": ("adapters/document/parser.py", ["tests/document", "tests/reliability/test_positions.py"]),
-    "line_index": ("adapters/document/line_index.py", ["tests/document", "tests/reliability/test_positions.py"]),
+    "line_index": ("adapters/document/line_index.py", ["tests/document/test_line_index.py",
+                                                       "tests/reliability/test_positions.py",
+                                                       "tests/server/test_documents.py"]),
     "arguments": ("adapters/messages/arguments.py", ["tests/messages"]),
-    "documents": ("server/lsp/documents.py", ["tests/server/test_documents.py"]),
+    "documents": ("server/lsp/documents.py", ["tests/server/test_documents.py"]),  # the rest runs it in a subprocess
 }
 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}

@@ -108,3 +108,33 @@ def test_incoming_positions_land_on_a_character_start(text: str, line: int, char
         back_line, back_col = index.position(offset, enc)  # type: ignore[arg-type]
         assert back_line == line and back_col <= max(character, 0)
         assert index.offset(back_line, back_col, enc) == offset  # type: ignore[arg-type]
+
+
+# -- found by mutation testing (scripts/mutation.py line_index): defaults, reversed ranges, the last line --
+
+def test_defaults_are_utf16() -> None:
+    index = LineIndex("😋ab")
+    assert index.offset(0, 2) == 1  # after the emoji: two UTF-16 units
+    assert index.apply_change((0, 2), (0, 3), "X") == ("😋Xb", 1, 2)
+
+
+@pytest.mark.parametrize(("encoding", "start", "end"), [("utf-8", 4, 5), ("utf-16", 2, 3), ("utf-32", 1, 2)])
+def test_apply_change_reads_both_ends_in_the_given_encoding(encoding: str, start: int, end: int) -> None:
+    index = LineIndex("x\n😋ab😋c")
+    assert index.apply_change((1, start), (1, end), "X", encoding) == ("x\n😋Xb😋c", 3, 4)  # type: ignore[arg-type]
+    # The end's column is past another non-ASCII character: it is converted too, not taken as code points.
+    after = {"utf-8": 10, "utf-16": 6, "utf-32": 4}[encoding]
+    assert index.apply_change((1, start), (1, after), "", encoding)[0] == "x\n😋c"  # type: ignore[arg-type]
+
+
+def test_a_reversed_range_is_the_same_range() -> None:
+    index = LineIndex("abcdef")
+    assert index.apply_change((0, 4), (0, 1), "X") == ("aXef", 1, 4)
+    assert index.apply_change((0, 1), (0, 4), "X") == ("aXef", 1, 4)
+
+
+def test_offsets_at_and_past_the_last_line() -> None:
+    index = LineIndex("ab\ncd")
+    assert index.line_count == 2
+    assert index.offset(2, 0) == 5 and index.offset(7, 3) == 5 and index.offset(-1, 3) == 0
+    assert index.offset(1, 99) == 5 and index.offset(0, 99) == 2
