@@ -1,7 +1,43 @@
 """Shared test helpers live in this folder (``cold_oracle``, ``loss_oracle``): make them importable from
-every test folder (the suite runs with ``--import-mode=importlib``)."""
+every test folder (the suite runs with ``--import-mode=importlib``).
+
+End-to-end tests (a server, CLI or editor process) and the long property/robustness tests are marked
+``slow`` here, in one list, so that ``pytest -m "not slow"`` is the developer's quick run (about a minute)
+and ``pytest`` the full one."""
+
+from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+import pytest
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+
+#: Test files that start a server, CLI or editor process for (nearly) every test.
+SLOW_FILES = (
+    "server/test_lifecycle.py", "server/test_limits.py", "server/test_lsp.py", "server/test_protocol.py",
+    "server/test_settings.py", "server/test_workspace.py", "editors/test_neovim.py",
+    "reliability/test_no_network.py", "reliability/test_fuzz.py", "messages/test_cli.py", "cli/test_convert_cli.py",
+    "checks/test_cli.py",
+)
+#: Single tests that take seconds each: very large inputs, long property runs, the real server.
+SLOW_TESTS = (
+    "document/test_robustness.py::test_a_50_mb_document_parses",
+    "document/test_robustness.py::test_huge_arrays_and_many_tools",
+    "document/test_robustness.py::test_many_unterminated_strings_stay_linear",
+    "document/test_reparse.py::test_reparse_equals_parse_on_random_edits",
+    "reliability/test_positions.py::test_the_real_server_in_each_encoding",
+    "reliability/test_positions.py::test_server_ranges_are_inside_and_on_boundaries",
+    "convert/test_targets.py::test_hostile_depth_is_rejected_without_recursion_error",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        rel = Path(str(item.path)).resolve().relative_to(HERE.resolve()).as_posix() if HERE.resolve() in Path(
+            str(item.path)).resolve().parents else ""
+        name = f"{rel}::{item.name.split('[')[0]}"
+        if rel in SLOW_FILES or name in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
