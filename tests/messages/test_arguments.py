@@ -1,0 +1,70 @@
+"""Tool calls mapped back to the canonical tool (adapters/messages/arguments.py): the original name, nulls
+strict mode asked for taken out where the round-trip record says so (and only there), then validation
+against the original parameters, never fetching anything."""
+
+from __future__ import annotations
+
+from toolcast.adapters.convert import convert
+from toolcast.adapters.messages.arguments import argument_errors, to_canonical_call
+from toolcast.adapters.messages.model import ToolCall
+from toolcast.adapters.model import CanonicalTool
+
+NESTED = CanonicalTool("weather.get", "d", {"type": "object", "properties": {
+    "a": {"type": "object", "properties": {"b": {"type": "string"}, "c": {"type": "integer"}}, "required": ["c"]},
+    "u": {"type": "string"},
+    "k": {"anyOf": [{"type": "object", "properties": {"z": {"type": "string"}}}]},
+}, "required": ["a"]})
+OTHER = CanonicalTool("other", "d", {"type": "object", "properties": {"x": {"type": "string"}}})
+
+
+def test_nulls_for_optional_properties_are_dropped_at_every_depth_but_not_inside_combinators() -> None:
+    tools = (OTHER, NESTED)
+    convs = tuple(convert(t, "openai") for t in tools)
+    sent = ToolCall("1", "weather_get", {"a": {"b": None, "c": None}, "u": None, "k": {"z": None}})
+    call, tool = to_canonical_call(sent, tools, convs)
+    assert tool is NESTED and call.name == "weather.get" and call.id == "1"
+    # `a.c` is required in the original: its null is the model's answer, kept (and then an error).
+    # `k.z` is inside `anyOf`: left as sent.
+    assert call.arguments == {"a": {"c": None}, "k": {"z": None}}
+    assert argument_errors(NESTED, call.arguments) == [
+        ("/a/c", "None is not of type 'integer'"), ("/k", "{'z': None} is not valid under any of the given schemas")]
+
+
+def test_values_that_are_not_null_are_kept() -> None:
+    convs = (convert(NESTED, "openai"),)
+    call, _ = to_canonical_call(ToolCall("1", "weather_get", {"a": {"b": "", "c": 0}, "u": "x"}), (NESTED,), convs)
+    assert call.arguments == {"a": {"b": "", "c": 0}, "u": "x"}
+
+
+def test_the_original_name_and_the_wire_name_both_match_and_other_tools_are_skipped() -> None:
+    for target in ("openai", "anthropic", "gemini", "openai-responses", "mistral"):
+        convs = (convert(OTHER, target), convert(NESTED, target))
+        out = convs[1].output
+        wire = out["function"]["name"] if "function" in out else out["name"]
+        assert wire in ("weather_get", "weather.get")  # sanitised where the provider's pattern has no dot
+        for name in (wire, "weather.get"):
+            call, tool = to_canonical_call(ToolCall("c", name, {"a": {"c": 1}}), (OTHER, NESTED), convs)
+            assert tool is NESTED and call.name == "weather.get", (target, name)
+        call, tool = to_canonical_call(ToolCall("c", "other", {"x": "y"}), (OTHER, NESTED), convs)
+        assert tool is OTHER and call.arguments == {"x": "y"}
+    unknown, none = to_canonical_call(ToolCall("c", "nope", {"a": None}), (OTHER,), (convert(OTHER, "openai"),))
+    assert none is None and unknown == ToolCall("c", "nope", {"a": None})
+
+
+def test_argument_errors_are_sorted_by_place_with_pointers() -> None:
+    assert argument_errors(NESTED, {"u": 3, "a": {"c": "x", "b": 1}}) == [
+        ("/a/b", "1 is not of type 'string'"), ("/a/c", "'x' is not of type 'integer'"),
+        ("/u", "3 is not of type 'string'")]
+    assert argument_errors(NESTED, {"a": {"c": 1}}) == []
+    assert argument_errors(NESTED, {}) == [("", "'a' is a required property")]
+
+
+def test_references_resolve_inside_the_schema_and_nothing_is_fetched() -> None:
+    local = CanonicalTool("x", None, {"type": "object", "properties": {"a": {"$ref": "#/$defs/S"}},
+                                      "$defs": {"S": {"type": "string"}}})
+    assert argument_errors(local, {"a": "ok"}) == []
+    assert argument_errors(local, {"a": 1}) == [("/a", "1 is not of type 'string'")]
+    for ref in ("#/$defs/nope", "http://127.0.0.1:9/x.json"):
+        tool = CanonicalTool("x", None, {"type": "object", "properties": {"a": {"$ref": ref}}})
+        (error,) = argument_errors(tool, {"a": 1})
+        assert error[0] == "" and error[1].startswith("the schema cannot be applied: ")
