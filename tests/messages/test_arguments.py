@@ -68,3 +68,39 @@ def test_references_resolve_inside_the_schema_and_nothing_is_fetched() -> None:
         tool = CanonicalTool("x", None, {"type": "object", "properties": {"a": {"$ref": ref}}})
         (error,) = argument_errors(tool, {"a": 1})
         assert error[0] == "" and error[1].startswith("the schema cannot be applied: ")
+
+
+# -- found by mutation testing (scripts/mutation.py arguments) -----------------------------------------
+
+def test_a_property_named_properties_and_values_that_are_not_objects() -> None:
+    tool = CanonicalTool("t", None, {"type": "object", "properties": {
+        "properties": {"type": "object", "properties": {"x": {"type": "string"}}},
+        "o": {"type": "object", "properties": {"y": {"type": "string"}}}}})
+    convs = (convert(tool, "openai"),)
+    assert "/parameters/properties/properties/properties/x" in convs[0].roundtrip["optional"]
+    call, _ = to_canonical_call(ToolCall("1", "t", {"properties": {"x": None}, "o": None}), (tool,), convs)
+    assert call.arguments == {"properties": {}}  # both nulls meant "absent"
+    for sent in ("text", None, [1], 3):  # not an object where one was expected: left as sent, no crash
+        call, _ = to_canonical_call(ToolCall("1", "t", {"o": sent}), (tool,), convs)
+        assert call.arguments == ({"o": sent} if sent is not None else {})
+
+
+def test_tools_and_conversions_must_pair_up() -> None:
+    import pytest
+
+    with pytest.raises(ValueError):
+        to_canonical_call(ToolCall("1", "nope", {}), (OTHER, NESTED), (convert(OTHER, "openai"),))
+
+
+def test_the_retriever_refuses_every_uri() -> None:
+    import pytest
+    import referencing.exceptions
+    from toolcast.adapters.messages import arguments
+
+    with pytest.raises(referencing.exceptions.NoSuchResource) as err:
+        arguments._no_retrieval("http://127.0.0.1:9/x.json")
+    assert err.value.ref == "http://127.0.0.1:9/x.json"
+    tool = CanonicalTool("x", None, {"type": "object", "properties": {"a": {"$ref": "http://127.0.0.1:9/x.json"}}})
+    ((pointer, message),) = argument_errors(tool, {"a": 1})
+    name = message.removeprefix("the schema cannot be applied: ")
+    assert pointer == "" and name != message and name.endswith("Error") and name != "NoneType"
