@@ -75,7 +75,8 @@ def test_references_resolve_inside_the_schema_and_nothing_is_fetched() -> None:
 def test_a_property_named_properties_and_values_that_are_not_objects() -> None:
     tool = CanonicalTool("t", None, {"type": "object", "properties": {
         "properties": {"type": "object", "properties": {"x": {"type": "string"}}},
-        "o": {"type": "object", "properties": {"y": {"type": "string"}}}}})
+        "o": {"type": "object", "properties": {"y": {"type": "string"}}},
+        "d": {"type": "object", "properties": {"e": {"type": "object", "properties": {"f": {"type": "string"}}}}}}})
     convs = (convert(tool, "openai"),)
     assert "/parameters/properties/properties/properties/x" in convs[0].roundtrip["optional"]
     call, _ = to_canonical_call(ToolCall("1", "t", {"properties": {"x": None}, "o": None}), (tool,), convs)
@@ -83,6 +84,10 @@ def test_a_property_named_properties_and_values_that_are_not_objects() -> None:
     for sent in ("text", None, [1], 3):  # not an object where one was expected: left as sent, no crash
         call, _ = to_canonical_call(ToolCall("1", "t", {"o": sent}), (tool,), convs)
         assert call.arguments == ({"o": sent} if sent is not None else {})
+        call, _ = to_canonical_call(ToolCall("1", "t", {"d": {"e": sent}}), (tool,), convs)  # two levels down
+        assert call.arguments == ({"d": {"e": sent}} if sent is not None else {"d": {}})
+        call, _ = to_canonical_call(ToolCall("1", "t", {"d": sent}), (tool,), convs)
+        assert call.arguments == ({"d": sent} if sent is not None else {})
 
 
 def test_tools_and_conversions_must_pair_up() -> None:

@@ -62,6 +62,13 @@ def test_a_whole_document_change_replaces_everything_then_ranges_apply_to_it() -
     _consistent(doc)
 
 
+def test_no_changes_keep_the_text_and_take_the_version() -> None:
+    doc = Document("file:///w/a.tool.json", TEXT, 1)
+    doc.apply([], 2, "utf-16")
+    assert doc.text == TEXT and doc.version == 2 and doc.report is None
+    _consistent(doc)
+
+
 def test_set_text_resets_the_report() -> None:
     doc = Document("file:///w/a.tool.json", TEXT, 1)
     doc.report, doc.report_version = object(), 1  # type: ignore[assignment]
