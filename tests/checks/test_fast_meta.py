@@ -127,7 +127,7 @@ def near_valid(draw: st.DrawFn) -> tuple[dict[str, Any], bool]:
 SEEN: Counter[str] = Counter()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(near_valid())
 def _near_valid_property(case: tuple[dict[str, Any], bool]) -> None:
     schema, corrupted = case
@@ -146,8 +146,7 @@ def test_never_accepts_what_the_meta_schema_rejects_near_valid() -> None:
     one keyword away from valid: a fast path that accepts one corruption fails here."""
     SEEN.clear()
     _near_valid_property()
-    print(dict(SEEN))
-    assert SEEN["examples"] >= 250
+    assert SEEN["examples"] >= 140
     assert SEEN["accepted"] >= SEEN["examples"] * 0.35, SEEN  # about half are valid; nearly all accepted
     assert SEEN["valid but deferred"] <= SEEN["examples"] * 0.1, SEEN
 
