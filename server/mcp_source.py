@@ -18,7 +18,9 @@ The ``mcp`` package is an extra (``toolcast[mcp]``) and is imported only when a 
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import logging
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -75,14 +77,23 @@ def fetch_tools(source: McpSource, timeout: float = DEFAULT_TIMEOUT) -> ServerTo
     """Every tool of the server, in the order it listed them. Raises ``McpSourceError``."""
     if not source.url and not source.command:
         raise McpSourceError("no MCP server command given (toolcast ... --mcp -- COMMAND [ARGS...])")
+    if not sdk_installed():
+        raise McpSourceError(INSTALL_HINT)
+    # The SDK logs transport trouble (with tracebacks) through `logging`; the one error line below
+    # says it instead.
+    sdk_log = logging.getLogger("mcp")
+    saved = sdk_log.propagate, sdk_log.level
+    sdk_log.propagate = False
+    sdk_log.setLevel(logging.CRITICAL + 1)
     try:
-        import anyio
-    except ImportError:
-        raise McpSourceError(INSTALL_HINT) from None
-    try:
-        import mcp  # noqa: F401
-    except ImportError:
-        raise McpSourceError(INSTALL_HINT) from None
+        return _fetch_with_log(source, timeout)
+    finally:
+        sdk_log.propagate, sdk_log.level = saved[0], saved[1]
+
+
+def _fetch_with_log(source: McpSource, timeout: float) -> ServerTools:
+    import anyio
+
     with tempfile.TemporaryFile("w+b") as errlog:
         where = f"MCP server `{source.describe()}`"
         try:
@@ -94,6 +105,14 @@ def fetch_tools(source: McpSource, timeout: float = DEFAULT_TIMEOUT) -> ServerTo
         except BaseException as exc:  # the SDK's task groups wrap transport errors in groups
             raise McpSourceError(f"{where}: {_describe(_leaf(exc))}{_tail(errlog)}") from None
         return result
+
+
+def sdk_installed() -> bool:
+    """Whether the ``mcp`` SDK can be imported (without importing it)."""
+    try:
+        return importlib.util.find_spec("mcp") is not None and importlib.util.find_spec("anyio") is not None
+    except (ImportError, ValueError):  # ValueError: a module blocked with sys.modules[name] = None
+        return False
 
 
 def _leaf(exc: BaseException) -> BaseException:
@@ -163,8 +182,8 @@ async def _fetch(source: McpSource, timeout: float, errlog: IO[bytes]) -> Server
 
             async def on_message(message: Any) -> None:
                 if isinstance(message, Exception) and not problems:
-                    text = " ".join(str(message).split())[:200]
-                    problems.append(f"not MCP (JSON-RPC) output during {stage[0]}: {text or type(message).__name__}")
+                    problems.append(f"wrote something that is not MCP (JSON-RPC) during {stage[0]}: "
+                                    f"{_bad_message(message)}")
                     scope.cancel()
 
             session = await stack.enter_async_context(
@@ -198,6 +217,19 @@ async def _fetch(source: McpSource, timeout: float, errlog: IO[bytes]) -> Server
     if result is None:
         raise McpSourceError(f"no answer to {stage[0]} within {timeout:g} s")
     return result
+
+
+def _bad_message(exc: Exception) -> str:
+    """What was wrong with a message the server sent (pydantic's first error, with the input)."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+            got = " ".join(str(first.get("input", "")).split())
+            return f"{first.get('msg', 'invalid')}: {got[:100]!r}"
+        except Exception:  # any shape of error object: fall back to its text
+            pass
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 def _version() -> str:
