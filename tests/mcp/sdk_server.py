@@ -3,6 +3,7 @@ a recursive model, as FastMCP / MCPServer generates them. `python sdk_server.py 
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import StrEnum
 from typing import Optional
@@ -37,7 +38,7 @@ class Node(BaseModel):
     children: list[Node] = []
 
 
-server = Server("toolcast-test-server")
+server = Server(os.environ.get("TOOLCAST_TEST_SERVER_NAME", "toolcast-test-server"))
 
 
 @server.tool()
