@@ -122,6 +122,8 @@ def _leaf(exc: BaseException) -> BaseException:
 
 
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, McpSourceError):
+        return str(exc)
     if isinstance(exc, FileNotFoundError):
         return f"command not found: {exc.filename or exc}"
     if isinstance(exc, PermissionError):
@@ -196,7 +198,9 @@ async def _fetch(source: McpSource, timeout: float, errlog: IO[bytes]) -> Server
             tools: list[dict[str, Any]] = []
             cursor: str | None = None
             seen: set[str] = set()
-            for _ in range(MAX_PAGES):
+            # A server without the tools capability has none to list (asking would be an error).
+            pages = MAX_PAGES if getattr(init.capabilities, "tools", None) is not None else 0
+            for _ in range(pages):
                 page = await session.list_tools(
                     params=mt.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
                 )
@@ -208,7 +212,8 @@ async def _fetch(source: McpSource, timeout: float, errlog: IO[bytes]) -> Server
                     raise McpSourceError(f"tools/list returned the cursor {cursor[:40]!r} twice")
                 seen.add(cursor)
             else:
-                raise McpSourceError(f"tools/list still had more pages after {MAX_PAGES}")
+                if pages:
+                    raise McpSourceError(f"tools/list still had more pages after {MAX_PAGES}")
             info = init.server_info
             result = ServerTools(info.name, info.version, tuple(tools))
             stage[0] = "shutdown"

@@ -108,3 +108,24 @@ def test_checking_files_does_not_import_the_mcp_client(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+PAGED = [sys.executable, str(Path(__file__).resolve().parent / "paged_server.py")]
+
+
+def test_every_page_of_tools_list_is_read(tmp_path: Path) -> None:
+    done = toolcast("check", "--target", "openai", "--mcp", "--", *PAGED, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "25 tool(s) of MCP server paged checked: 0 error(s), 25 other finding(s)" in done.stderr
+    assert "mcp:paged/tool_24#/inputSchema/properties/link/format: TC502 " in done.stdout
+
+
+def test_a_cursor_that_comes_back_is_an_error_not_a_loop(tmp_path: Path) -> None:
+    line = one_line(toolcast("check", "--mcp", "--", *PAGED, "loop", cwd=tmp_path))
+    assert line.endswith("`: tools/list returned the cursor '10' twice")
+
+
+def test_a_server_without_tools(tmp_path: Path) -> None:
+    done = toolcast("snapshot", "--mcp", "--", *PAGED, "notools", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == '{\n  "tools": []\n}\n'
