@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest_lsp
-from cli import HERE
+from live_cli import HERE
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from toolcast.server.lsp.mcp_config import entries, is_config

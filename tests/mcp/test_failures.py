@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli import toolcast
+from live_cli import toolcast
 from live_servers import free_port
 
 

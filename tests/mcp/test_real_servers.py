@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli import TIMEOUT, check_json, key, toolcast, where
+from live_cli import TIMEOUT, check_json, key, toolcast, where
 from live_servers import everything_http, free_port, npm_everything, pypi_servers
 
 pytestmark = pytest.mark.slow

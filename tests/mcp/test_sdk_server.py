@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli import SDK_SERVER, TIMEOUT, check_json, key, toolcast, where
+from live_cli import SDK_SERVER, TIMEOUT, check_json, key, toolcast, where
 from live_servers import free_port, sdk_http
 
 SERVER = "mcp:toolcast-test-server"
