@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, cast
 
-DEFAULT_TIMEOUT = 30.0
+DEFAULT_TIMEOUT = 60.0
 MAX_PAGES = 1_000
 _TAIL_LINES, _TAIL_CHARS = 4, 600
 #: Key order of a tool in a snapshot; other keys follow, sorted.

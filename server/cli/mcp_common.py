@@ -15,15 +15,16 @@ from typing import Any
 SEPARATOR = "--"
 
 
-def add_source_arguments(p: argparse.ArgumentParser, *, required: bool = False) -> None:
+def add_source_arguments(p: argparse.ArgumentParser) -> None:
     group = p.add_argument_group("live MCP server")
     group.add_argument("--mcp", action="store_true",
                        help="read the tools of the MCP server started with the command after `--` (stdio): "
                             "toolcast ... --mcp -- COMMAND [ARGS...]")
     group.add_argument("--mcp-url", metavar="URL", help="read the tools of the MCP server at this streamable HTTP URL")
     group.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                       help="give up on the server after this long (default: 30)")
-    p.set_defaults(mcp_command=None, mcp_required=required)
+                       help="give up on the server after this long (default: 60; a first `npx -y` or "
+                            "`uvx` run downloads the server)")
+    p.set_defaults(mcp_command=None)
 
 
 def split_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:

@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
                        description="Write the tools an MCP server lists (tools/list) as a tool file that "
                                    "toolcast check and convert accept.")
     p.add_argument("--out", help="write to this file (atomically) instead of stdout")
-    add_source_arguments(p, required=True)
+    add_source_arguments(p)
     p.set_defaults(func=run)
 
 
