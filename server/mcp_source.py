@@ -116,9 +116,23 @@ def sdk_installed() -> bool:
 
 
 def _leaf(exc: BaseException) -> BaseException:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
+    """The error that explains a (possibly grouped) failure: ours first, then the transport's, then any
+    other than a cancellation."""
+    leaves: list[BaseException] = []
+
+    def walk(e: BaseException) -> None:
+        if isinstance(e, BaseExceptionGroup):
+            for inner in e.exceptions:
+                walk(inner)
+        else:
+            leaves.append(e)
+
+    walk(exc)
+    for kinds in ((McpSourceError,), (OSError,), (Exception,)):
+        for leaf in leaves:
+            if isinstance(leaf, kinds) and "Cancel" not in type(leaf).__name__:
+                return leaf
+    return leaves[0] if leaves else exc
 
 
 def _describe(exc: BaseException) -> str:

@@ -14,7 +14,8 @@ import pytest
 from live_cli import TIMEOUT, check_json, key, toolcast, where
 from live_servers import everything_http, free_port, npm_everything, pypi_servers
 
-pytestmark = pytest.mark.slow
+# Installing a server from a registry on first use takes minutes on a loaded machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 
 @pytest.fixture(scope="module")
