@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     from .mcp_common import wants_server
 
     if wants_server(args) or args.mcp_command:
-        if args.paths and not args.mcp_command:
+        if args.paths:
             print("toolcast check: give tool files or a server (--mcp / --mcp-url), not both", file=sys.stderr)
             return 2
         return run_server(args)
