@@ -115,30 +115,38 @@ def _folder(config: Path) -> Path:
     return config.parent.parent if config.parent.name == ".vscode" else config.parent
 
 
-def _expand(text: str, folder: Path) -> str:
+def _expand(text: str, folder: Path, vscode: bool = True) -> str:
+    """VS Code's variables (``${workspaceFolder}``, ``${userHome}``, ``${env:NAME}``; ``${input:…}`` is
+    refused: only the editor can ask for it); in ``.mcp.json`` and Claude Desktop's file, Claude Code's
+    ``${NAME}`` and ``${NAME:-default}`` from the environment."""
+
     def one(match: re.Match[str]) -> str:
         name = match.group(1)
-        if name in ("workspaceFolder", "workspaceRoot"):
-            return str(folder)
-        if name == "userHome":
-            return str(Path.home())
-        if name.startswith("env:"):
-            return os.environ.get(name[4:], "")
-        raise ValueError(f"`${{{name}}}` needs a value only the editor can ask for")
+        if vscode:
+            if name in ("workspaceFolder", "workspaceRoot"):
+                return str(folder)
+            if name == "userHome":
+                return str(Path.home())
+            if name.startswith("env:"):
+                return os.environ.get(name[4:], "")
+            raise ValueError(f"`${{{name}}}` needs a value only the editor can ask for")
+        var, _, default = name.partition(":-")
+        return os.environ.get(var, default)
 
     return _VARIABLE.sub(one, text)
 
 
 def source_for(entry: Entry, config: Path) -> Any:
-    """The ``McpSource`` for an entry, variables expanded (``${workspaceFolder}``, ``${env:NAME}``)."""
+    """The ``McpSource`` for an entry, its variables expanded (see ``_expand``)."""
     from toolcast.server.mcp_source import McpSource
 
     folder = _folder(config)
+    vscode = config.parent.name == ".vscode"
     if entry.url:
-        return McpSource(url=_expand(entry.url, folder))
-    cwd = _expand(entry.cwd, folder) if entry.cwd else str(folder)
-    return McpSource(command=tuple(_expand(w, folder) for w in entry.command),
-                     env={k: _expand(v, folder) for k, v in entry.env.items()}, cwd=cwd)
+        return McpSource(url=_expand(entry.url, folder, vscode))
+    cwd = _expand(entry.cwd, folder, vscode) if entry.cwd else str(folder)
+    return McpSource(command=tuple(_expand(w, folder, vscode) for w in entry.command),
+                     env={k: _expand(v, folder, vscode) for k, v in entry.env.items()}, cwd=cwd)
 
 
 def snapshot_folder() -> Path:

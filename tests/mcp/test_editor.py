@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_lsp
 from live_cli import HERE
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from toolcast.server.lsp.mcp_config import entries, is_config
+from toolcast.server.lsp.mcp_config import entries, is_config, source_for
 
 SECRET = "s3cr3t-value-never-logged"
 
@@ -53,6 +54,23 @@ def test_which_files_and_entries() -> None:
     assert [(e.name, e.command, dict(e.env), e.problem) for e in found] == [
         ("git", ("uvx", "mcp-server-git"), {"A": "b"}, None)]
     assert "env=" not in repr(found[0])  # env values stay out of reprs
+
+
+def test_variables_are_expanded_as_each_client_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLCAST_TEST_TOKEN", "tok")
+    spec = ('{"%s": {"s": {"command": "run", "args": ["${%s}", "${%s}"], "env": {"T": "${%s}"}}}}')
+    vscode = tmp_path / ".vscode" / "mcp.json"
+    entry = entries(spec % ("servers", "workspaceFolder", "userHome", "env:TOOLCAST_TEST_TOKEN"))[0]
+    source = source_for(entry, vscode)
+    assert source.command == ("run", str(tmp_path), str(Path.home()))
+    assert dict(source.env) == {"T": "tok"} and source.cwd == str(tmp_path)
+    with pytest.raises(ValueError, match="only the editor can ask for"):
+        source_for(entries(spec % ("servers", "input:key", "x", "y"))[0], vscode)
+    claude = tmp_path / ".mcp.json"
+    entry = entries(spec % ("mcpServers", "TOOLCAST_TEST_TOKEN", "TOOLCAST_UNSET_VAR:-fallback",
+                            "TOOLCAST_TEST_TOKEN"))[0]
+    source = source_for(entry, claude)
+    assert source.command == ("run", "tok", "fallback") and dict(source.env) == {"T": "tok"}
 
 
 async def test_lenses_start_nothing_and_the_command_checks_the_server(client: LanguageClient, tmp_path: Path) -> None:
