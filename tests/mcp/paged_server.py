@@ -1,6 +1,6 @@
 """A minimal MCP server speaking the stdio protocol by hand, for paging: 25 tools, 10 per page.
-`python paged_server.py [ok|loop|notools]`: `loop` hands back the same cursor forever; `notools`
-declares no tools capability."""
+`python paged_server.py [ok|loop|notools|bad]`: `loop` hands back the same cursor forever; `notools`
+declares no tools capability; `bad` lists one tool with an invalid schema."""
 
 import json
 import sys
@@ -9,6 +9,8 @@ TOOLS = [{"name": f"tool_{i:02d}", "description": "A tool.",
           "inputSchema": {"type": "object", "properties": {"link": {"type": "string", "format": "uri"}}}}
          for i in range(25)]
 mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
+if mode == "bad":  # a schema no provider accepts: an error, so exit status 1 as for a file
+    TOOLS = [{"name": "broken", "inputSchema": {"type": "object", "properties": {"x": {"type": "strin"}}}}]
 
 for line in sys.stdin:
     msg = json.loads(line)

@@ -131,3 +131,9 @@ def test_a_server_without_tools(tmp_path: Path) -> None:
     done = toolcast("snapshot", "--mcp", "--", *PAGED, "notools", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == '{\n  "tools": []\n}\n'
+
+
+def test_errors_in_a_servers_tools_exit_1_as_for_a_file(tmp_path: Path) -> None:
+    done = toolcast("check", "--format", "github", "--mcp", "--", *PAGED, "bad", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "::error title=" in done.stdout and "::mcp:paged/broken#/inputSchema/properties/x/type: " in done.stdout
