@@ -20,7 +20,8 @@ SLOW_FILES = (
     "server/test_lifecycle.py", "server/test_limits.py", "server/test_lsp.py", "server/test_protocol.py",
     "server/test_settings.py", "server/test_workspace.py", "editors/test_neovim.py",
     "reliability/test_no_network.py", "reliability/test_fuzz.py", "messages/test_cli.py", "cli/test_convert_cli.py",
-    "checks/test_cli.py",
+    "checks/test_cli.py", "server/test_launch.py", "mcp/test_sdk_server.py", "mcp/test_failures.py",
+    "mcp/test_editor.py", "editors/test_vscode_workbench.py",
 )
 #: Single tests that take seconds each: very large inputs, long property runs, the real server.
 SLOW_TESTS = (

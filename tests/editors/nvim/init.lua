@@ -1,4 +1,13 @@
 -- Hermetic test config: the shipped lsp/toolcast.lua, unchanged, found on 'runtimepath'. Its `cmd` is
--- `toolcast serve`: the test puts the test environment's `toolcast` first on PATH.
+-- `toolcast serve`: test_neovim_shows_diagnostics_and_exports puts the test environment's `toolcast` first
+-- on PATH and checks that Neovim started exactly that command.
 vim.opt.runtimepath:append(vim.env.TOOLCAST_NVIM_RTP)
+if vim.env.TOOLCAST_CMD then
+  -- `toolcast` may not be on PATH in a test venv: point the config at the test's interpreter.
+  vim.lsp.config('toolcast', { cmd = vim.json.decode(vim.env.TOOLCAST_CMD) })
+end
+if vim.env.TOOLCAST_SETTINGS then
+  -- A user's settings, exactly as editors/README.md shows them (`settings = { toolcast = {...} }`).
+  vim.lsp.config('toolcast', { settings = { toolcast = vim.json.decode(vim.env.TOOLCAST_SETTINGS) } })
+end
 vim.lsp.enable('toolcast')
