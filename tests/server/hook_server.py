@@ -1,12 +1,14 @@
-"""The real language server (``toolcast.server.lsp.app``) plus one test-only command,
+"""The real language server, started as ``toolcast serve`` starts it, plus one test-only command,
 ``toolcast.test.documentText``: the text the server holds for a URI, so that a test can assert the exact
 result of the edits it sent (not only what the diagnostics happen to show)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-from toolcast.server.lsp.app import ToolcastServer, main, server
+from toolcast.server.cli import main
+from toolcast.server.lsp.app import ToolcastServer, server
 
 
 @server.command("toolcast.test.documentText")
@@ -16,4 +18,4 @@ def document_text(ls: ToolcastServer, *args: Any) -> str | None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(["serve", *sys.argv[1:]]))
