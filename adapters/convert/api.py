@@ -179,8 +179,12 @@ def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any
 def _gemini(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
     out = _named(name, desc)
     upper = ctx.options.gemini_type_case == "upper"
-    if isinstance(params, dict) and params.get("properties") in (None, {}) and set(params) <= {"type", "properties"}:
-        pass  # a tool without arguments: Gemini rejects an empty OBJECT, so send no parameters
+    if isinstance(params, dict) and not params.get("properties") and "anyOf" not in params:
+        # No declared argument: Gemini rejects an OBJECT without properties, so no parameters are sent.
+        if ctx.tool.parameters.get("additionalProperties") is not False:
+            ctx.losses.append(Loss(ctx.target, "/parameters", "properties", None, Action.LOWERED, Effect.NARROWING,
+                                   f"no declared properties: sent without `parameters` ({ctx.target} rejects an "
+                                   "object without properties), so no argument can be sent"))
     else:
         out["parameters"] = _gemini_case(params, upper)
     if returns is not None:

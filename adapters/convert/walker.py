@@ -58,6 +58,7 @@ class Walk:
     nullable: list[str] = field(default_factory=list)
     optional: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
+    json_text: list[str] = field(default_factory=list)
     nodes: int = 0
     active_refs: list[str] = field(default_factory=list)
 
@@ -76,7 +77,7 @@ def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[An
     the pointers of keywords strict mode added (``additionalProperties``, ``properties``, ``required``)."""
     walk = Walk(target, mode, schema)
     try:
-        out = _node(walk, _inline_root_ref(walk, schema, base), base, 0, is_root=True)
+        out = _node(walk, _root_object(walk, _inline_root_ref(walk, schema, base), base), base, 0, is_root=True)
         if isinstance(schema, dict) and isinstance(out, dict):
             for key in ("$defs", "definitions"):
                 if not isinstance(schema.get(key), dict):
@@ -96,7 +97,7 @@ def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[An
         out = {}
     losses = sorted(walk.losses.values(), key=lambda x: (x.pointer, x.keyword))
     record = {"optional": sorted(set(walk.optional)), "nullable": sorted(set(walk.nullable)),
-              "added": sorted(set(walk.added))}
+              "added": sorted(set(walk.added)), "json_text": sorted(set(walk.json_text))}
     return out, losses, {k: v for k, v in record.items() if v}
 
 
@@ -123,6 +124,8 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
     schema = _modernise(w, schema, ptr)
     if "allOf" in schema and w.mode.get("allOf") == "merge":
         schema = _merge_all_of(w, schema, ptr)
+    if w.mode.get("any_of_alone"):
+        schema = _split_types(w, schema, ptr)
     if w.mode.get("typed_nodes"):
         schema = _distribute(w, schema, ptr)
     if w.mode.get("closed_objects") or w.mode.get("typed_nodes"):
@@ -133,7 +136,8 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
     for key, value in schema.items():
         kptr = jp.join(ptr, key)
         action = rules.get(key, "keep")
-        if key not in KNOWN and not key.startswith("x-"):
+        if key not in KNOWN and (not key.startswith("x-") or w.mode.get("type_case")):
+            # Gemini's Schema is a closed message: even `x-` extensions are unknown fields there
             action = "drop" if w.mode.get("unknown_keywords") == "drop" else action
         if key in ("$defs", "definitions"):
             continue  # kept at the root by `lower` where refs are kept; otherwise inlined where used
@@ -166,7 +170,11 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
         out["description"] = (base + " " if isinstance(base, str) and base else "") + f"(constraints: {text})"
     if w.mode.get("typed_nodes") and not _typed(out):
         _any_value(w, out, ptr)
-    if w.mode.get("any_of_alone") and isinstance(out.get("anyOf"), list) and len(out) > 1:
+    if w.mode.get("object_properties_nonempty") and out.get("type") == "object" and not out.get("properties") \
+            and not is_root:
+        out = _json_text(w, out, ptr)
+    if w.mode.get("any_of_alone") and isinstance(out.get("anyOf"), list) and (
+            len(out) > 1 or any(_is_null(b) for b in out["anyOf"])):
         out = _alone(w, out, ptr)
     return out
 
@@ -224,7 +232,8 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
                f"{w.target} cannot express this constant; stated in the description instead")
         return _DROP
-    if key == "enum" and isinstance(value, list) and not _enum_ok(mode, value):
+    if key == "enum" and isinstance(value, list) and (not _enum_ok(mode, value) or (
+            mode.get("enum") == "string" and schema.get("type", "string") != "string")):
         folded["enum"] = value
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
                f"{w.target} only accepts {_enum_kind(mode)} enum values; stated in the description instead")
@@ -426,7 +435,8 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
            is_root: bool) -> None:
     """Structural rules of the mode: closed objects, every property required, typed arrays, casing."""
     mode = w.mode
-    is_object = out.get("type") == "object" or "properties" in out
+    t = out.get("type")
+    is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in out
     if is_object and mode.get("closed_objects"):
         # Keywords strict mode adds are recorded, so a round trip can take them out again.
         for key, value in (("properties", {}), ("additionalProperties", False)):
@@ -686,9 +696,9 @@ def _any_value(w: Walk, out: dict[str, Any], ptr: str) -> None:
     union the mode can state. Gemini has no null branch (``nullable`` says it), OpenAI strict cannot
     state an open object."""
     if w.mode.get("any_of_alone"):
-        out["anyOf"] = [{"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "object"},
+        out["anyOf"] = [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
                         {"type": "array", "items": {"type": "string"}}]
-        lost = "null (unless nullable) and arrays of other than strings"
+        lost = "objects, null (unless nullable) and arrays of other than strings"
     else:
         scalar = [{"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]
         out["anyOf"] = [*scalar, {"type": "array", "items": {"anyOf": copy_json(scalar)}}]
@@ -720,7 +730,7 @@ def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
                        f"`{key}` next to `anyOf` disagrees with its branch and {w.target} accepts `anyOf` only alone")
         w.loss(jp.join(ptr, "anyOf"), "anyOf", out["anyOf"], Action.LOWERED, Effect.NEUTRAL,
                f"`anyOf` of one schema and null becomes that schema + `nullable` for {w.target}")
-        return merged
+        return _alone(w, merged, ptr) if isinstance(merged.get("anyOf"), list) and len(merged) > 1 else merged
     for key in _NODE_ONLY:
         if key in rest:
             w.loss(jp.join(ptr, key), key, rest.pop(key), Action.DROPPED, Effect.NEUTRAL,
@@ -740,3 +750,60 @@ def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
         w.loss(jp.join(ptr, "anyOf"), "anyOf", out["anyOf"], Action.LOWERED, Effect.NEUTRAL,
                f"the keywords next to `anyOf` are moved into each branch for {w.target}")
     return {"anyOf": new}
+
+
+def _root_object(w: Walk, schema: Any, base: str) -> Any:
+    """Arguments are always a JSON object, and every target wants the root to say so: a root without
+    ``type`` (``{}``, ``{"$schema": …}`` from a failed zod conversion) gets ``type: object``."""
+    if not isinstance(schema, dict) or "type" in schema or any(k in schema for k in ("anyOf", "oneOf", "allOf",
+                                                                                     "$ref", "enum", "const")):
+        return schema
+    w.loss(jp.join(base, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
+           "the parameters have no `type`; tool arguments are always an object: `type: object` added")
+    return {**schema, "type": "object"}
+
+
+_KEYS_OF_TYPE: dict[str, frozenset[str]] = {
+    "string": frozenset({"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"}),
+    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"}),
+    "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains",
+                        "maxContains", "unevaluatedItems"}),
+    "object": frozenset({"properties", "required", "additionalProperties", "patternProperties", "minProperties",
+                         "maxProperties", "propertyNames", "dependentRequired", "dependentSchemas",
+                         "unevaluatedProperties"}),
+}
+_KEYS_OF_TYPE["integer"] = _KEYS_OF_TYPE["number"]
+_TYPED_KEYS = frozenset().union(*_KEYS_OF_TYPE.values())
+
+
+def _split_types(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """Gemini has one type per node: ``type: [a, b]`` becomes ``anyOf`` of one schema per type, each
+    with the keywords that apply to its type (so an array branch keeps ``items``, an object branch its
+    ``properties``); null becomes ``nullable``."""
+    t = schema.get("type")
+    if not isinstance(t, list) or len([x for x in t if x != "null"]) < 2 or "anyOf" in schema or "oneOf" in schema:
+        return schema
+    shared = {k: v for k, v in schema.items() if k != "type" and k not in _TYPED_KEYS}
+    branches = [{"type": kind, **{k: v for k, v in schema.items() if k in _KEYS_OF_TYPE.get(kind, ())}}
+                for kind in t if kind != "null"]
+    if "null" in t:
+        branches.append({"type": "null"})
+    w.loss(jp.join(ptr, "type"), "type", t, Action.LOWERED, Effect.NEUTRAL, f"type list becomes `anyOf` for {w.target}")
+    return {**shared, "anyOf": branches}
+
+
+def _json_text(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """Gemini rejects an OBJECT without properties ("properties: should be non-empty for OBJECT type"), so
+    a free-form object (a map, ``dict``) is asked for as JSON text; ``to_canonical_call`` parses it back."""
+    w.json_text.append(ptr)
+    desc = out.get("description")
+    text = "a JSON object, as text"
+    new: dict[str, Any] = {"type": "string",
+                           "description": f"{desc} ({text})" if isinstance(desc, str) and desc else "A" + text[1:]}
+    for key in ("nullable", "title"):
+        if key in out:
+            new[key] = out[key]
+    w.loss(jp.join(ptr, "type"), "type", "object", Action.LOWERED, Effect.WIDENING,
+           f"{w.target} cannot declare an object without properties: asked for as a JSON string "
+           "(parsed back by toolcast; text that is not a JSON object is no longer refused by the schema)")
+    return new

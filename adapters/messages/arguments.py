@@ -4,6 +4,8 @@ mode made required and nullable means "absent"), then validated against the orig
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -31,31 +33,47 @@ def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],
         if call.name not in (wire_name, tool.name):
             continue
         optional = frozenset(conv.roundtrip.get("optional") or [])
-        args = _drop_nulls(call.arguments, tool.parameters, "/parameters", optional, tool.parameters, 0) \
-            if optional else dict(call.arguments)
+        texts = frozenset(conv.roundtrip.get("json_text") or [])
+        args = _drop_nulls(call.arguments, tool.parameters, "/parameters", (optional, texts), tool.parameters, 0) \
+            if optional or texts else dict(call.arguments)
         return replace(call, name=tool.name, arguments=args), tool
     return call, None
 
 
 _MAX_DEPTH = 64
+_BRANCH = re.compile(r"/anyOf/\d+")
 
 
-def _drop_nulls(value: Any, schema: Any, ptr: str, optional: frozenset[str], root: Any, depth: int) -> Any:
+def _is_text(ptr: str, texts: frozenset[str]) -> bool:
+    """``ptr`` or one of the ``anyOf`` branches Gemini's one-type-per-node rule split it into."""
+    return ptr in texts or any(t.startswith(ptr) and _BRANCH.fullmatch(t[len(ptr):]) for t in texts)
+
+
+def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str], frozenset[str]], root: Any,
+                depth: int) -> Any:
     """``value`` with every null removed that answers an optional property strict mode made required,
     at any depth: the arguments are walked together with the original schema (properties, items,
     ``prefixItems``, additional properties, combinator branches and local ``$ref``s, whose pointers
-    are the ones the converter recorded: ``/parameters/$defs/X/properties/y``)."""
+    are the ones the converter recorded: ``/parameters/$defs/X/properties/y``). A free-form object Gemini
+    was asked to send as JSON text (``json_text``) is parsed back."""
+    optional, texts = record
+    if isinstance(value, str) and _is_text(ptr, texts):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value  # left as sent: the original schema's check reports it
+        return parsed if isinstance(parsed, dict) else value
     if depth > _MAX_DEPTH or not isinstance(schema, dict) or not isinstance(value, (dict, list)):
         return value
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#"):
         target = jp.resolve(root, ref[1:], None)
-        value = _drop_nulls(value, target, "/parameters" + ref[1:], optional, root, depth + 1)
+        value = _drop_nulls(value, target, "/parameters" + ref[1:], record, root, depth + 1)
     for key in ("anyOf", "oneOf", "allOf"):
         branches = schema.get(key)
         if isinstance(branches, list):
             for i, branch in enumerate(branches):
-                value = _drop_nulls(value, branch, jp.join(ptr, key, i), optional, root, depth + 1)
+                value = _drop_nulls(value, branch, jp.join(ptr, key, i), record, root, depth + 1)
     if isinstance(value, dict):
         props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
         out: dict[str, Any] = {}
@@ -64,10 +82,10 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, optional: frozenset[str], roo
             if name in props:
                 if item is None and pptr in optional:
                     continue
-                out[name] = _drop_nulls(item, props[name], pptr, optional, root, depth + 1)
+                out[name] = _drop_nulls(item, props[name], pptr, record, root, depth + 1)
             elif isinstance(schema.get("additionalProperties"), dict):
                 out[name] = _drop_nulls(item, schema["additionalProperties"], jp.join(ptr, "additionalProperties"),
-                                        optional, root, depth + 1)
+                                        record, root, depth + 1)
             else:
                 out[name] = item
         return out
@@ -78,9 +96,9 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, optional: frozenset[str], roo
     result = []
     for i, item in enumerate(value):
         if i < len(prefix):
-            result.append(_drop_nulls(item, prefix[i], jp.join(ptr, "prefixItems", i), optional, root, depth + 1))
+            result.append(_drop_nulls(item, prefix[i], jp.join(ptr, "prefixItems", i), record, root, depth + 1))
         else:
-            result.append(_drop_nulls(item, items, jp.join(ptr, "items"), optional, root, depth + 1))
+            result.append(_drop_nulls(item, items, jp.join(ptr, "items"), record, root, depth + 1))
     return result
 
 

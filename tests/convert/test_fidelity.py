@@ -56,15 +56,30 @@ def test_gemini_any_of_with_siblings_moves_them_into_each_branch() -> None:
     assert any(loss.keyword == "title" and loss.action == Action.DROPPED for loss in conv.losses)
 
 
-def test_gemini_object_with_empty_properties_is_sent_without_them() -> None:
-    out = _valid(convert(_tool({"o": {"type": "object", "properties": {}}}), "gemini"))
-    assert out["parameters"]["properties"]["o"] == {"type": "OBJECT"}
+def test_gemini_free_form_object_is_asked_for_as_json_text_and_parsed_back() -> None:
+    from toolcast.adapters.messages import ToolCall, to_canonical_call
+
+    tool = _tool({"o": {"type": "object", "properties": {}}, "m": {"type": "object", "additionalProperties":
+                                                                    {"type": "string"}, "description": "labels"}})
+    conv = convert(tool, "gemini")
+    props = _valid(conv)["parameters"]["properties"]
+    assert props["o"]["type"] == props["m"]["type"] == "STRING" and "JSON object" in props["m"]["description"]
+    assert {loss.pointer for loss in conv.losses if loss.effect == Effect.WIDENING and loss.keyword == "type"} == {
+        "/parameters/properties/o/type", "/parameters/properties/m/type"}
+    call, _ = to_canonical_call(ToolCall("c", "t", {"o": "{}", "m": '{"k": "v"}'}), (tool,), (conv,))
+    assert call.arguments == {"o": {}, "m": {"k": "v"}}
+
+
+def test_gemini_tool_without_properties_sends_no_parameters_with_a_loss() -> None:
+    conv = convert(CanonicalTool("t", "d", {"type": "object", "required": [], "properties": {}}), "gemini")
+    assert "parameters" not in _valid(conv)
+    assert any(loss.pointer == "/parameters" and loss.effect == Effect.NARROWING for loss in conv.losses)
 
 
 def test_gemini_typeless_node_becomes_a_union_with_a_narrowing_loss() -> None:
     conv = convert(_tool({"v": {"description": "anything"}}), "gemini")
     out = _valid(conv)["parameters"]["properties"]["v"]
-    assert {b["type"] for b in out["anyOf"]} == {"STRING", "NUMBER", "BOOLEAN", "OBJECT", "ARRAY"}
+    assert {b["type"] for b in out["anyOf"]} == {"STRING", "NUMBER", "BOOLEAN", "ARRAY"}
     assert any(loss.pointer == "/parameters/properties/v/type" and loss.effect == Effect.NARROWING
                for loss in conv.losses)
 
@@ -74,6 +89,19 @@ def test_gemini_nested_all_of_is_merged_at_every_depth_and_upper_cased() -> None
                  **{"$defs": {"X": {"type": "object", "properties": {"q": {"type": "string"}}}}})
     out = _valid(convert(tool, "gemini"))["parameters"]["properties"]["d"]
     assert out == {"type": "OBJECT", "properties": {"q": {"type": "STRING"}}}
+
+
+def test_gemini_type_list_splits_into_typed_branches() -> None:
+    node = {"type": ["string", "array", "object", "null"], "items": {"type": "integer"}, "minLength": 1}
+    out = _valid(convert(_tool({"v": node}), "gemini"))["parameters"]["properties"]["v"]
+    arrays = [b for b in out["anyOf"] if b["type"] == "ARRAY"]
+    assert arrays[0]["items"] == {"type": "INTEGER"}
+    assert all(b.get("nullable") for b in out["anyOf"])
+
+
+def test_gemini_x_extensions_and_enum_on_arrays_are_not_sent() -> None:
+    tool = _tool({"a": {"type": "array", "items": {"type": "string"}, "enum": ["x"], "x-ui": 1}})
+    _valid(convert(tool, "gemini"))
 
 
 def test_gemini_required_name_without_property_is_declared() -> None:
