@@ -124,6 +124,8 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
     schema = _modernise(w, schema, ptr)
     if "allOf" in schema and w.mode.get("allOf") == "merge":
         schema = _merge_all_of(w, schema, ptr)
+        if "$ref" in schema:  # `allOf: [{$ref}]` + siblings (pydantic v1) is now a `$ref` with siblings
+            schema = _resolve_ref(w, schema, ptr, depth)
     if w.mode.get("any_of_alone"):
         schema = _split_types(w, schema, ptr)
     if w.mode.get("typed_nodes"):
@@ -425,9 +427,8 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
                        f"`allOf` branches disagree on `{key}` and {w.target} has no `allOf`: "
                        "toolcast will not emit a schema that means something else")
                 return merged
-    if len(branches) > 1:
-        w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.NEUTRAL,
-               f"`allOf` branches merged into one schema for {w.target}")
+    w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.NEUTRAL,
+           f"`allOf` branches merged into one schema for {w.target}")
     return merged
 
 
@@ -509,13 +510,14 @@ def _nullable(schema: Any) -> Any:
 #: Well-known non-JSON-Schema type names found in real tools (Python and Java names, OpenAPI's
 #: upper case): read as the JSON Schema type they stand for, with a reported loss.
 _TYPE_ALIASES = {
-    "dict": "object", "map": "object", "mapping": "object", "float": "number", "double": "number",
-    "decimal": "number", "int": "integer", "long": "integer", "str": "string", "text": "string",
-    "bool": "boolean", "list": "array", "tuple": "array", "sequence": "array", "none": "null",
-    "nonetype": "null",
+    "dict": "object", "map": "object", "mapping": "object", "hashmap": "object", "float": "number",
+    "double": "number", "decimal": "number", "int": "integer", "long": "integer", "short": "integer",
+    "byte": "integer", "str": "string", "text": "string", "char": "string", "character": "string",
+    "bool": "boolean", "list": "array", "tuple": "array", "sequence": "array", "arraylist": "array",
+    "set": "array", "none": "null", "nonetype": "null",
 }
 _JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
-_GENERIC = re.compile(r"^(\w+)\[(.*)\]$")
+_GENERIC = re.compile(r"^(\w+)[\[<](.*)[\]>]$")
 
 
 def _type_name(name: str) -> tuple[str | None, dict[str, Any]]:
@@ -526,7 +528,7 @@ def _type_name(name: str) -> tuple[str | None, dict[str, Any]]:
         return low, {}
     if low in _TYPE_ALIASES:
         return _TYPE_ALIASES[low], {}
-    if low in ("any", "object?", "unknown", "json"):
+    if low in ("any", "unknown", "json", "", "type_unspecified"):
         return "", {}
     m = _GENERIC.match(name.strip())
     if m:
