@@ -9,7 +9,7 @@ from typing import Any
 from .. import pointer as jp
 from ..errors import ToolcastError
 from ..losses import Action, Effect, Loss
-from ..targets import DISPLAY_NAMES
+from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
 from .edits import FixSpec, Op
 

@@ -3,13 +3,14 @@ from the capability profiles (``schemas/providers/<target>.json``), which the co
 
 from __future__ import annotations
 
-from ..providers import NameRule, name_rule
+from ..providers import NameRule, name_rule, profile
 from ..targets import TARGETS
 
 __all__ = ["MAX_FUNCTIONS", "NameRule", "all_rules", "name_rule"]
 
-#: Tools per request (providers.md §7.1): only documented figures.
-MAX_FUNCTIONS: dict[str, int] = {"gemini": 512, "gemini-json": 512}
+#: Tools per request (providers.md §7.1, the profiles' `limits.function_declarations`).
+MAX_FUNCTIONS: dict[str, int] = {t: int(profile(t).limits["function_declarations"]) for t in TARGETS
+                                 if isinstance(profile(t).limits.get("function_declarations"), int)}
 
 
 def all_rules() -> dict[str, NameRule]:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pointer as jp
-from ..providers import effective_strict
-from ..targets import DISPLAY_NAMES, TargetOptions
+from ..providers import DISPLAY_NAMES, effective_strict
+from ..targets import TargetOptions
 from .config import CheckConfig
 from .edits import FixSpec, Op
 from .schema_walk import BudgetExceeded, subschemas, types_of

@@ -9,8 +9,8 @@ from typing import Any
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
 from ..model import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
-from ..providers import effective_strict, load_profile, name_rule
-from ..targets import STRICT_DEFAULT, TargetOptions
+from ..providers import effective_strict, has_strict, name_rule, profile
+from ..targets import TargetOptions
 from .walker import lower
 
 
@@ -40,7 +40,7 @@ class ListConversion:
 
 def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
     """Which profile mode applies: strict/non_strict for targets that have both, else their one mode."""
-    if target not in STRICT_DEFAULT:
+    if not has_strict(target):
         return "default"
     strict = effective_strict(target, tool.overrides, tool.source_format, options)
     return "strict" if strict else "non_strict"
@@ -48,9 +48,8 @@ def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
 
 def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = None) -> Conversion:
     options = options or TargetOptions()
-    profile = load_profile(target)
     mode_key = mode_name(tool, target, options)
-    mode = profile["modes"][mode_key]
+    mode = profile(target).mode(mode_key)
     losses: list[Loss] = []
     roundtrip: dict[str, Any] = {}
     override = tool.overrides.get(target, {})

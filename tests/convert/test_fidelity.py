@@ -273,3 +273,25 @@ def test_non_strict_chat_tool_stays_non_strict_for_responses() -> None:
     out = convert(loaded.tool, "openai-responses").output
     assert out["strict"] is False
     assert strict_for("openai-responses", raw, "openai", TargetOptions()) is False
+
+
+def test_profiles_are_validated_typed_and_read_by_everyone() -> None:
+    import json
+
+    from toolcast.adapters.checks.target_rules import MAX_FUNCTIONS
+    from toolcast.adapters.providers import DISPLAY_NAMES, ProfileError, _validate, profile, profile_text
+
+    for target in TARGETS:
+        prof = profile(target)
+        raw = json.loads(profile_text(target))
+        assert DISPLAY_NAMES[target] == prof.display_name == raw["display_name"]
+        assert prof.strict_default == (raw["default_mode"] == "strict")
+    assert MAX_FUNCTIONS == {"gemini": 512, "gemini-json": 512}
+    broken = json.loads(profile_text("openai"))
+    broken["modes"]["strict"]["closed_object"] = True  # a typo the walker would silently ignore
+    with pytest.raises(ProfileError, match="unknown settings"):
+        _validate("openai", broken)
+    broken = json.loads(profile_text("openai"))
+    broken["modes"]["strict"]["keywords"]["minLength"] = "fould"
+    with pytest.raises(ProfileError, match="keyword fates"):
+        _validate("openai", broken)
