@@ -408,8 +408,8 @@ def _json_schema_rules(target: str, strict: bool, schema: Any, bad: Any) -> None
         for key in ("anyOf", "oneOf", "allOf"):
             if key in schema:
                 bad("composition at the root", key)
-    if target in ("openai", "openai-responses", "gemini-json"):
-        for ptr, node, _ in nodes:  # "array schema missing items" (§1.5, strict or not); Gemini §3.3
+    if target in ("openai", "openai-responses"):
+        for ptr, node, _ in nodes:  # "array schema missing items" (§1.5, strict or not)
             if "array" in _types(node) and "items" not in node and "prefixItems" not in node:
                 bad("array without items", ptr or "/")
     if target in ("openai", "openai-responses") and strict:

@@ -36,15 +36,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-known", action="store_true")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--examples", action="store_true", help="one example tool per reason")
+    ap.add_argument("--source", nargs="*", help="only the corpus files whose names start with these (mcp, bfcl ...)")
     args = ap.parse_args(argv)
-    entries = corpus()
-    outcomes = all_outcomes()
+    prefixes = tuple(args.source or ("",))
+    entries = [e for e in corpus() if e.file.startswith(prefixes)]
+    outcomes = {k: o for k, o in all_outcomes().items() if k[0].startswith(prefixes)}
 
     by_source: collections.Counter[str] = collections.Counter()
     for path in corpus_files():
+        if not path.name.startswith(prefixes):
+            continue
         data = json.loads(path.read_text(encoding="utf-8"))
         by_source[path.name.split("-", 1)[0]] += len(data["tools"])
-    print(f"corpus: {len(entries)} tools from {len(corpus_files())} files — "
+    print(f"corpus: {len(entries)} tools from {len({e.file for e in entries})} files — "
           + ", ".join(f"{k}: {v}" for k, v in sorted(by_source.items())))
     mismatched = [e for e in entries if e.shape != "schema" and load(e).detected != e.shape]
     print(f"shape detection: {len(mismatched)} of {len(entries)} tools are not detected as the shape they were "
@@ -76,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         for (t, msg), n in refusals.most_common(args.top):
             print(f"  {n:5d}  {t:12s} {msg}")
     if args.write_known:
-        n = write_known_invalid(outcomes)
+        n = write_known_invalid(all_outcomes())
         print(f"\nknown_invalid.json: {n} pairs")
     return 0
 

@@ -71,10 +71,10 @@ def test_every_pair_is_valid_or_a_clean_refusal(target: str) -> None:
 
 
 def _sample(target: str) -> list[tuple[Entry, str]]:
-    """Up to four refused and two valid pairs for ``target`` (first in corpus order)."""
+    """Up to three refused pairs and one valid pair for ``target`` (first in corpus order)."""
     outcomes = all_outcomes()
-    refused = [e for e in corpus() if outcomes[(e.key, target)].kind == "refused"][:4]
-    valid = [e for e in corpus() if outcomes[(e.key, target)].kind in ("valid", "repaired")][:2]
+    refused = [e for e in corpus() if outcomes[(e.key, target)].kind == "refused"][:3]
+    valid = [e for e in corpus() if outcomes[(e.key, target)].kind in ("valid", "repaired")][:1]
     return [(e, "refused") for e in refused] + [(e, "valid") for e in valid]
 
 
