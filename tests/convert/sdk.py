@@ -4,29 +4,40 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 from pydantic import TypeAdapter
 from toolcast.adapters.convert import load_profile
 
 
-def _openai_chat(out: dict[str, Any]) -> None:
-    from openai.types.chat import ChatCompletionFunctionToolParam
+@cache
+def _adapter(name: str) -> TypeAdapter[Any]:
+    """The SDK type's adapter, built once (building one costs tens of milliseconds)."""
+    if name == "openai":
+        from openai.types.chat import ChatCompletionFunctionToolParam
 
-    TypeAdapter(ChatCompletionFunctionToolParam).validate_python(out, strict=True)
+        return TypeAdapter(ChatCompletionFunctionToolParam)
+    if name == "openai-responses":
+        from openai.types.responses import FunctionToolParam
+
+        return TypeAdapter(FunctionToolParam)
+    from anthropic.types import ToolParam
+
+    return TypeAdapter(ToolParam)
+
+
+def _openai_chat(out: dict[str, Any]) -> None:
+    _adapter("openai").validate_python(out, strict=True)
 
 
 def _openai_responses(out: dict[str, Any]) -> None:
-    from openai.types.responses import FunctionToolParam
-
-    TypeAdapter(FunctionToolParam).validate_python(out, strict=True)
+    _adapter("openai-responses").validate_python(out, strict=True)
     assert isinstance(out["strict"], bool), "Responses tools always carry `strict` explicitly"
 
 
 def _anthropic(out: dict[str, Any]) -> None:
-    from anthropic.types import ToolParam
-
-    TypeAdapter(ToolParam).validate_python(out, strict=True)
+    _adapter("anthropic").validate_python(out, strict=True)
     assert out["input_schema"]["type"] == "object"
 
 
