@@ -13,7 +13,7 @@ from importlib.resources import files
 from types import MappingProxyType
 from typing import Any
 
-from .errors import ConversionError
+from .errors import ConversionError, ToolcastError
 from .targets import TARGETS, TargetOptions
 
 
@@ -77,7 +77,7 @@ _OPTIONAL_SETTINGS = frozenset({"type_case", "typed_nodes", "any_of_alone", "obj
 _FATES = frozenset({"keep", "fold", "drop", "reject"})
 
 
-class ProfileError(ValueError):
+class ProfileError(ToolcastError, ValueError):
     """A capability profile that does not have the form convert and the checks rely on."""
 
 

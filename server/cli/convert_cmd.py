@@ -76,12 +76,18 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = TargetOptions(strict=args.strict, gemini_type_case=args.gemini_type_case)
     single = len(loaded) == 1 and loaded[0].pointer == ""
-    if single or (args.tool is not None and len(loaded) == 1):
-        conversions: tuple[Conversion, ...] = (convert(loaded[0].tool, args.to, options),)
-        output: Any = conversions[0].output
-    else:
-        whole = convert_all([lt.tool for lt in loaded], args.to, options)
-        conversions, output = whole.conversions, whole.output
+    conversions: tuple[Conversion, ...]
+    output: Any
+    try:
+        if single or (args.tool is not None and len(loaded) == 1):
+            conversions = (convert(loaded[0].tool, args.to, options),)
+            output = conversions[0].output
+        else:
+            whole = convert_all([lt.tool for lt in loaded], args.to, options)
+            conversions, output = whole.conversions, whole.output
+    except ToolcastError as exc:  # e.g. a broken provider profile: a message, never a traceback
+        print(f"toolcast: {exc}", file=sys.stderr)
+        return 2
     index = LineIndex(text)
     records = [_record(args.file, parsed, index, lt, loss)
                for lt, conv in zip(loaded, conversions, strict=True) for loss in conv.losses]
