@@ -8,6 +8,7 @@ Every ``.py`` file and every code cell of every ``.ipynb`` at ``COMMIT`` is pars
 literal that ``ast.literal_eval`` accepts and that has a tool's shape is recorded exactly as written:
 ``{"name", "input_schema"}`` (Anthropic), ``{"type": "function", "function": {...}}`` (OpenAI Chat),
 ``{"type": "function", "name", "parameters"}`` (OpenAI Responses), ``{"toolSpec": {...}}`` (Bedrock),
+``{"name", "parametersJsonSchema"|"parameters_json_schema"}`` (Gemini JSON Schema),
 ``{"name", "parameters": {...}}`` (OpenAI legacy functions / Gemini declarations). Literals inside a tool are
 not visited again; identical tools are kept once. The source shape of each tool goes to ``shapes``.
 """
@@ -36,6 +37,10 @@ def _shape(d: Any) -> str | None:
         return "openai-responses"
     if isinstance(d.get("name"), str) and isinstance(d.get("input_schema"), dict):
         return "anthropic"
+    if isinstance(d.get("name"), str) and isinstance(d.get("parameters_json_schema"), dict):
+        return "gemini-json"  # the google-genai Python SDK's snake_case spelling of parametersJsonSchema
+    if isinstance(d.get("name"), str) and isinstance(d.get("parametersJsonSchema"), dict):
+        return "gemini-json"
     params = d.get("parameters")
     if isinstance(d.get("name"), str) and isinstance(params, dict) and ("properties" in params or "type" in params):
         return "gemini" if str(params.get("type", "")) in _GEMINI_TYPES else "canonical"
@@ -78,12 +83,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("id")
     ap.add_argument("--commit", default="HEAD")
     ap.add_argument("--license", default="see repository")
+    ap.add_argument("--exclude", nargs="*", default=[], help="skip paths containing any of these (generated API stubs)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
     args = ap.parse_args(argv)
     commit = _git(args.git_dir, "rev-parse", args.commit).strip()
     seen: dict[str, tuple[str, Any, str]] = {}
     for path in sorted(_git(args.git_dir, "ls-tree", "-r", "--name-only", commit).splitlines()):
-        if not path.endswith((".py", ".ipynb")):
+        if not path.endswith((".py", ".ipynb")) or any(x in path for x in args.exclude):
             continue
         try:
             text = _git(args.git_dir, "show", f"{commit}:{path}")
@@ -107,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     entries = list(seen.values())
     record = {
         "source": {"kind": "tool literals in code and notebooks", "repository": args.repository, "commit": commit,
-                   "paths": [p for _, _, p in entries]},
+                   "excluded": args.exclude, "paths": [p for _, _, p in entries]},
         "license": args.license,
         "shapes": [s for s, _, _ in entries],
         "tools": [t for _, t, _ in entries],

@@ -153,15 +153,42 @@ def outcome(entry: Entry, target: str) -> Outcome:
         return _refusal(str(exc), "convert")
     except Exception as exc:
         return Outcome("crash", f"convert: {type(exc).__name__}", str(exc)[:300])
-    return judge(target, conv)
+    return judge(target, conv, source_properties(entry))
 
 
-def judge(target: str, conv: Conversion) -> Outcome:
+#: Where each source shape keeps its parameter schema, read here independently of toolcast's loader
+#: (the google-genai Python SDK spells Gemini's JSON Schema field `parameters_json_schema`).
+_SCHEMA_AT: dict[str, tuple[tuple[str, ...], ...]] = {
+    "mcp": (("inputSchema",),), "anthropic": (("input_schema",),), "openai": (("function", "parameters"),),
+    "mistral": (("function", "parameters"),), "openai-responses": (("parameters",),), "gemini": (("parameters",),),
+    "gemini-json": (("parametersJsonSchema",), ("parameters_json_schema",)), "canonical": (("parameters",),),
+    "legacy": (("parameters",),), "bedrock": (("toolSpec", "inputSchema", "json"),), "schema": ((),),
+}
+
+
+def source_properties(entry: Entry) -> int:
+    """How many top-level properties the tool's schema has where its source keeps it."""
+    for path in _SCHEMA_AT.get(entry.shape, ()):
+        node = entry.raw
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            props = node.get("properties")
+            return len(props) if isinstance(props, dict) else 0
+    return 0
+
+
+def judge(target: str, conv: Conversion, source_props: int = 0) -> Outcome:
     if not conv.ok:
         messages = [loss.message for loss in conv.losses if loss.action == Action.REJECTED]
         return _refusal(" / ".join(m for m in messages if m.strip()), "rejected loss")
     try:
         found = problems(target, conv.output)
+        out_schema = schema_of(target, conv.output)
+        out_props = out_schema.get("properties") if isinstance(out_schema, dict) else None
+        if source_props and not out_props and not conv.losses:
+            # Not a provider rule: the provider accepts it, but every parameter vanished and no loss says so.
+            found.append(("parameters dropped without a loss", f"{source_props} properties in the source, none out"))
     except Exception as exc:  # the harness must not hide what it could not judge
         return Outcome("crash", f"judging: {type(exc).__name__}", str(exc)[:300])
     if found:
