@@ -169,8 +169,12 @@ def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any
         out["input_examples"] = [copy_json(e) for e in ctx.tool.examples]
         carried.add("examples")
     for key in ANTHROPIC_ONLY:
-        if key in ctx.tool.source_meta and key != "type":
+        if key in ctx.tool.source_meta and (key != "type" or ctx.tool.source_meta[key] == "custom"):
             out[key] = copy_json(ctx.tool.source_meta[key])
+    kind = ctx.tool.source_meta.get("type", "custom")
+    if kind != "custom":  # a server tool's type (`bash_…`): what is sent is a custom tool with this schema
+        ctx.losses.append(Loss(ctx.target, "/type", "type", copy_json(kind), Action.DROPPED, Effect.NEUTRAL,
+                               f"`type: {kind}` is not a custom tool; sent as a custom tool"))
     ctx.carried = frozenset(carried)
     return out
 

@@ -228,11 +228,11 @@ def test_snake_case_parameters_json_schema_is_read() -> None:
 
 
 def test_anthropic_only_fields_are_kept_for_anthropic_and_reported_elsewhere() -> None:
-    raw = {"name": "t", "input_schema": {"type": "object", "properties": {}},
+    raw = {"name": "t", "input_schema": {"type": "object", "properties": {}}, "type": "custom",
            "cache_control": {"type": "ephemeral"}, "defer_loading": True, "eager_input_streaming": True}
     [loaded] = load_tools(raw)
     out = _valid(convert(loaded.tool, "anthropic"))
-    assert out["cache_control"] == {"type": "ephemeral"} and out["defer_loading"] is True
+    assert out["cache_control"] == {"type": "ephemeral"} and out["defer_loading"] is True and out["type"] == "custom"
     for target in TARGETS:
         if target == "anthropic":
             continue
