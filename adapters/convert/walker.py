@@ -449,7 +449,8 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
                            "can no longer be sent")
             out[key] = out.get(key, value) if key == "properties" else value
     if is_object and mode.get("all_required") and isinstance(out.get("properties"), dict):
-        required = [r for r in out.get("required", []) if isinstance(r, str)]
+        req = out.get("required")
+        required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []  # draft-03 `true`
         for name, sub in out["properties"].items():
             if name in required:
                 continue
@@ -783,7 +784,8 @@ def _split_types(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
     with the keywords that apply to its type (so an array branch keeps ``items``, an object branch its
     ``properties``); null becomes ``nullable``."""
     t = schema.get("type")
-    if not isinstance(t, list) or len([x for x in t if x != "null"]) < 2 or "anyOf" in schema or "oneOf" in schema:
+    if not isinstance(t, list) or not all(isinstance(x, str) for x in t) or len([x for x in t if x != "null"]) < 2 \
+            or "anyOf" in schema or "oneOf" in schema:
         return schema
     shared = {k: v for k, v in schema.items() if k != "type" and k not in _TYPED_KEYS}
     branches = [{"type": kind, **{k: v for k, v in schema.items() if k in _KEYS_OF_TYPE.get(kind, ())}}
