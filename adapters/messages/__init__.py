@@ -5,8 +5,11 @@ from .arguments import argument_errors, to_canonical_call
 from .model import (
     THINKING_LEVELS,
     Block,
+    Choice,
     Message,
     MessageFormatError,
+    ProviderError,
+    ProviderErrorResponse,
     Request,
     Response,
     Text,
@@ -24,7 +27,8 @@ from .responses import RESPONSE_SOURCES, from_wire, stable_call_id
 from .thinking import anthropic_budget, budget_tokens, gemini_thinking, openai_effort
 
 __all__ = [
-    "REQUEST_TARGETS", "RESPONSE_SOURCES", "THINKING_LEVELS", "Block", "ContentLoss", "Message", "MessageFormatError",
+    "REQUEST_TARGETS", "RESPONSE_SOURCES", "THINKING_LEVELS", "Block", "Choice", "ContentLoss", "Message",
+    "MessageFormatError", "ProviderError", "ProviderErrorResponse",
     "Request", "Response", "Text", "Thinking", "ToolCall", "ToolResult", "Usage", "WireRequest", "anthropic_budget",
     "argument_errors", "budget_tokens", "from_wire", "gemini_thinking", "openai_effort", "request_from_json",
     "request_from_wire", "request_to_json", "response_to_json", "stable_call_id", "to_canonical_call", "to_wire",

@@ -42,9 +42,12 @@ class Thinking:
 
 @dataclass(frozen=True)
 class ToolCall:
+    """``signature``: Gemini's thought signature on the function-call part, which Gemini 3 needs back."""
+
     id: str
     name: str
     arguments: dict[str, Any]
+    signature: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,19 +78,63 @@ class Request:
 
 @dataclass(frozen=True)
 class Usage:
-    input_tokens: int = 0
-    output_tokens: int = 0  # visible output, thinking excluded
-    thinking_tokens: int = 0
-    total_tokens: int = 0
+    """Token counts with one meaning whatever the provider (the table in docs/design.md says which
+    provider field fills each). The parts are included in their wholes: ``cache_read_tokens`` and
+    ``cache_write_tokens`` in ``input_tokens``, ``thinking_tokens`` in ``output_tokens``."""
+
+    input_tokens: int = 0  # all input the model processed: uncached + cache reads + cache writes
+    output_tokens: int = 0  # all output generated, thinking included (thinking is billed as output)
+    total_tokens: int = 0  # input + output, or the provider's own total when it reports one
+    cache_read_tokens: int = 0  # input served from the provider's cache
+    cache_write_tokens: int = 0  # input written to the cache (Anthropic bills it at a premium)
+    thinking_tokens: int | None = None  # the thinking part of the output; None: the provider does not say
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One more completion of the same request (OpenAI ``n`` > 1, Gemini ``candidateCount`` > 1)."""
+
+    index: int
+    content: tuple[Block, ...]
+    finish_reason: FinishReason
 
 
 @dataclass(frozen=True)
 class Response:
-    content: tuple[Block, ...]
+    content: tuple[Block, ...]  # the first choice
     finish_reason: FinishReason
-    usage: Usage
+    usage: Usage  # for all choices together: providers report one usage per response
     model: str | None = None
     provider_data: dict[str, Any] = field(default_factory=dict)
+    choices: tuple[Choice, ...] = ()  # the other choices, after the first
+
+
+@dataclass(frozen=True)
+class ProviderError:
+    """A provider's error body (Anthropic ``{"type": "error", "error": {...}}``, OpenAI, Gemini and
+    Mistral ``{"error": {...}}``): who answered, the provider's error type (or status) and message."""
+
+    provider: str
+    type: str
+    message: str
+    code: str | None = None  # OpenAI ``code``, Gemini's HTTP ``code``
+    param: str | None = None  # OpenAI: the request parameter at fault
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"provider": self.provider, "type": self.type, "message": self.message}
+        if self.code is not None:
+            out["code"] = self.code
+        if self.param is not None:
+            out["param"] = self.param
+        return out
+
+
+class ProviderErrorResponse(ToolcastError):
+    """Raised for a response that is a provider's error body rather than a response."""
+
+    def __init__(self, error: ProviderError) -> None:
+        super().__init__(f"{error.provider} returned an error: {error.type}: {error.message}")
+        self.error = error
 
 
 class MessageFormatError(ToolcastError):
@@ -119,7 +166,9 @@ def _block_from_json(value: Any, ptr: str) -> Block:
         _need(isinstance(value.get("name"), str), ptr + "/name", "`name` must be a string")
         args = value.get("arguments", {})
         _need(isinstance(args, dict), ptr + "/arguments", "`arguments` must be an object")
-        return ToolCall(value["id"], value["name"], args)
+        sig = value.get("signature")
+        _need(sig is None or isinstance(sig, str), ptr + "/signature", "`signature` must be a string")
+        return ToolCall(value["id"], value["name"], args, sig)
     if kind == "tool_result":
         _need(isinstance(value.get("call_id"), str), ptr + "/call_id", "`call_id` must be a string")
         _need(isinstance(value.get("content"), str), ptr + "/content", "`content` must be a string")
@@ -177,7 +226,10 @@ def block_to_json(block: Block) -> dict[str, Any]:
             out["signature"] = block.signature
         return out
     if isinstance(block, ToolCall):
-        return {"type": "tool_call", "id": block.id, "name": block.name, "arguments": block.arguments}
+        call: dict[str, Any] = {"type": "tool_call", "id": block.id, "name": block.name, "arguments": block.arguments}
+        if block.signature is not None:
+            call["signature"] = block.signature
+        return call
     out = {"type": "tool_result", "call_id": block.call_id, "content": block.content}
     if block.is_error:
         out["is_error"] = True
@@ -198,14 +250,21 @@ def request_to_json(request: Request) -> dict[str, Any]:
     return out
 
 
+def usage_to_json(u: Usage) -> dict[str, Any]:
+    return {"input_tokens": u.input_tokens, "cache_read_tokens": u.cache_read_tokens,
+            "cache_write_tokens": u.cache_write_tokens, "output_tokens": u.output_tokens,
+            "thinking_tokens": u.thinking_tokens, "total_tokens": u.total_tokens}
+
+
 def response_to_json(response: Response) -> dict[str, Any]:
-    u = response.usage
     out: dict[str, Any] = {
         "content": [block_to_json(b) for b in response.content],
         "finish_reason": response.finish_reason,
-        "usage": {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens,
-                  "thinking_tokens": u.thinking_tokens, "total_tokens": u.total_tokens},
+        "usage": usage_to_json(response.usage),
     }
+    if response.choices:
+        out["choices"] = [{"index": c.index, "content": [block_to_json(b) for b in c.content],
+                           "finish_reason": c.finish_reason} for c in response.choices]
     if response.model is not None:
         out["model"] = response.model
     if response.provider_data:

@@ -12,6 +12,7 @@ from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.messages import (
     REQUEST_TARGETS,
     RESPONSE_SOURCES,
+    ProviderErrorResponse,
     from_wire,
     request_from_json,
     response_to_json,
@@ -64,6 +65,12 @@ def run_request(args: argparse.Namespace) -> int:
 def run_response(args: argparse.Namespace) -> int:
     try:
         response = from_wire(_load(args.file), args.source)
+    except ProviderErrorResponse as exc:
+        # Not a malformed file: the provider answered with an error. The canonical error on stdout, for
+        # programs; the sentence on stderr, for people; exit 1 (2 is for files toolcast cannot read).
+        sys.stdout.write(render({"error": exc.error.to_dict()}))
+        print(f"toolcast response: {exc}", file=sys.stderr)
+        return 1
     except ToolcastError as exc:
         print(f"toolcast response: {exc}", file=sys.stderr)
         return 2
