@@ -187,7 +187,8 @@ def _gemini(r: WireReader, body: dict[str, Any], model: str) -> Request:
                 fc = part["functionCall"]
                 name = r.text(fc.get("name"), ptr + "/functionCall/name")
                 args = r.arguments(fc.get("args", {}), ptr + "/functionCall/args")
-                blocks.append((role, ToolCall(fc.get("id") or stable_call_id(j, name, args), name, args)))
+                blocks.append((role, ToolCall(fc.get("id") or stable_call_id(j, name, args), name, args,
+                                              part.get("thoughtSignature"))))
             elif isinstance(part.get("functionResponse"), dict):
                 fr = part["functionResponse"]
                 response = r.obj(fr.get("response", {}), ptr + "/functionResponse/response")

@@ -10,13 +10,21 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..convert import Conversion, convert
 from ..errors import ToolcastError
 from .model import Message, Request, Text, Thinking, ToolCall
-from .thinking import anthropic_budget, anthropic_max_output, gemini_thinking, model_entry, openai_effort
+from .thinking import (
+    DEFAULT_MODELS,
+    anthropic_budget,
+    anthropic_max_output,
+    gemini_thinking,
+    model_entry,
+    model_provider,
+    openai_effort,
+)
 
 #: Wire formats toolcast writes requests in.
 REQUEST_TARGETS = ("anthropic", "openai", "openai-responses", "gemini", "mistral")
@@ -67,6 +75,17 @@ class _Builder:
     def lose(self, pointer: str, kind: str, message: str) -> None:
         self.losses.append(ContentLoss(self.target, pointer, kind, message))
 
+    def fit_output_limit(self, limit: int, budget: int, label: str) -> int:
+        """The one policy for every provider that counts thinking inside its output limit (Anthropic
+        ``max_tokens``, Gemini 2.5 ``maxOutputTokens``): a budget that does not fit below the limit
+        raises the limit to budget + limit, so the requested output still fits after the thinking,
+        and the raise is reported. (OpenAI and Mistral take an effort, not a number: nothing to fit.)"""
+        if limit > budget:
+            return limit
+        self.lose("/max_output_tokens", "max_tokens", f"{label} raised from {limit} to {budget + limit}: "
+                  f"the thinking budget ({budget}) is counted inside it")
+        return budget + limit
+
     def mistral_id(self, original: str, pointer: str) -> str:
         """Mistral takes tool-call ids of exactly nine letters or digits: others are replaced by one
         derived from them (the same for a call and its result), and the replacement is reported."""
@@ -87,12 +106,28 @@ class _Builder:
         return [(f"/messages/{i}/content/{j}", b) for j, b in enumerate(message.content)]
 
 
-def to_wire(request: Request, target: str) -> WireRequest:
+_OWNERS = {"anthropic": "an Anthropic", "openai": "an OpenAI", "gemini": "a Gemini", "mistral": "a Mistral"}
+
+
+def to_wire(request: Request, target: str, *, model: str | None = None) -> WireRequest:
     """The request as ``target``'s API takes it: anthropic (Messages), openai (Chat Completions),
-    openai-responses (Responses) or gemini (generateContent)."""
+    openai-responses (Responses), gemini (generateContent) or mistral. ``model`` (``--model``) replaces
+    the request's; without it, a request whose model belongs to another provider is sent for the
+    target's default model (``DEFAULT_MODELS``), reported as a loss at ``/model``."""
     if target not in REQUEST_TARGETS:
         raise ToolcastError(f"unknown request target {target!r}; expected one of: {', '.join(REQUEST_TARGETS)}")
+    family = "openai" if target == "openai-responses" else target
+    owner = model_provider(request.model)
+    notice = None
+    if model is not None:
+        request = replace(request, model=model)
+    elif owner is not None and owner != family:
+        notice = (f"{request.model!r} is {_OWNERS[owner]} model; sent for {DEFAULT_MODELS[target]!r}, "
+                  f"{target}'s default (choose one with --model)")
+        request = replace(request, model=DEFAULT_MODELS[target])
     b = _Builder(request, target)
+    if notice is not None:
+        b.lose("/model", "model", notice)
     body = {"anthropic": _anthropic, "openai": _openai_chat, "openai-responses": _openai_responses,
             "gemini": _gemini, "mistral": _mistral}[target](b)
     return WireRequest(target, body, tuple(b.losses), b.conversions)
@@ -129,11 +164,7 @@ def _anthropic(b: _Builder) -> dict[str, Any]:
     if req.thinking != "none":
         budget = anthropic_budget(req.model, req.thinking)
         out["thinking"] = {"type": "enabled", "budget_tokens": budget}
-        if limit <= budget:
-            # Anthropic counts thinking inside max_tokens and needs it larger than the budget.
-            b.lose("/max_output_tokens", "max_tokens", f"max_tokens raised from {limit} to {budget + limit}: "
-                   f"Anthropic counts the thinking budget ({budget}) inside it")
-            limit = budget + limit
+        limit = b.fit_output_limit(limit, budget, "max_tokens")  # the API also needs max_tokens > budget
     out["max_tokens"] = limit
     if req.tools:
         out["tools"] = [c.output for c in b.conversions]
@@ -229,7 +260,14 @@ def _gemini(b: _Builder) -> dict[str, Any]:
                 parts.append(part)
             elif isinstance(block, ToolCall):
                 b.call_names[block.id] = b.name(block)
-                parts.append({"functionCall": {"id": block.id, "name": b.name(block), "args": block.arguments}})
+                call_part: dict[str, Any] = {"functionCall": {"id": block.id, "name": b.name(block),
+                                                              "args": block.arguments}}
+                if block.signature and _is_base64(block.signature):
+                    call_part["thoughtSignature"] = block.signature
+                elif block.signature:
+                    b.lose(ptr, "signature", "the tool call's signature is not a Gemini thought signature (base64); "
+                           "sent without it")
+                parts.append(call_part)
             else:
                 name = b.call_names.get(block.call_id)
                 if name is None:
@@ -255,6 +293,9 @@ def _gemini(b: _Builder) -> dict[str, Any]:
         if level is not None and level.lower() != req.thinking:
             b.lose("/thinking", "thinking", f"thinking {req.thinking!r} is sent as Gemini's level {level}")
         config["thinkingConfig"] = thinking
+        budget = thinking.get("thinkingBudget")
+        if req.max_output_tokens is not None and isinstance(budget, int):
+            config["maxOutputTokens"] = b.fit_output_limit(req.max_output_tokens, budget, "maxOutputTokens")
     if config:
         out["generationConfig"] = config
     if req.tools:

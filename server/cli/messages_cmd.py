@@ -14,6 +14,7 @@ from toolcast.adapters.messages import (
     RESPONSE_SOURCES,
     ProviderErrorResponse,
     from_wire,
+    history_problems,
     request_from_json,
     response_to_json,
     to_wire,
@@ -28,6 +29,9 @@ def register(sub: Any) -> None:
                                      "what TARGET cannot carry.")
     req.add_argument("file", help="canonical request (JSON); - reads standard input")
     req.add_argument("--to", required=True, choices=REQUEST_TARGETS, metavar="TARGET", help=", ".join(REQUEST_TARGETS))
+    req.add_argument("--model", help="the model the request is for (replaces the file's `model`; it decides the "
+                     "thinking configuration). Without it, a model of another provider is replaced by TARGET's "
+                     "default, which is reported")
     req.add_argument("--format", choices=("text", "json"), default="text",
                      help="json: {request, losses} on stdout instead of losses on stderr")
     req.set_defaults(func=run_request)
@@ -49,9 +53,19 @@ def _load(path: str) -> Any:
 
 def run_request(args: argparse.Namespace) -> int:
     try:
-        wire = to_wire(request_from_json(_load(args.file)), args.to)
+        value = _load(args.file)
+        if args.model is not None and isinstance(value, dict):
+            value = {**value, "model": args.model}  # a file may then leave `model` out
+        request = request_from_json(value)
+        problems = history_problems(request, args.to)
+        if not problems:
+            wire = to_wire(request, args.to, model=args.model)
     except ToolcastError as exc:
         print(f"toolcast request: {exc}", file=sys.stderr)
+        return 2
+    if problems:  # the provider would reject the request: nothing is printed to send
+        for p in problems:
+            print(f"{args.file}: {args.to}: {p.pointer}: error {p.code}: {p.message}", file=sys.stderr)
         return 2
     if args.format == "json":
         sys.stdout.write(render({"request": wire.body, "losses": [x.to_dict() for x in wire.losses]}))

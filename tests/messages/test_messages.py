@@ -151,8 +151,10 @@ def test_gemini_request() -> None:
     assert [c["role"] for c in body["contents"]] == ["user", "model", "user"]
     # Anthropic's signature is no Gemini thought signature: sent without it, and said so.
     assert body["contents"][1]["parts"][0] == {"text": "Call the tool.", "thought": True}
-    assert [(x.kind, x.pointer) for x in wire.losses] == [("signature", "/messages/1/content/0")]
-    assert body["generationConfig"] == {"maxOutputTokens": 4096,
+    assert [(x.kind, x.pointer) for x in wire.losses] == [("signature", "/messages/1/content/0"),
+                                                          ("max_tokens", "/max_output_tokens")]
+    # Gemini 2.5 counts thoughts inside maxOutputTokens: the same policy as Anthropic's max_tokens.
+    assert body["generationConfig"] == {"maxOutputTokens": 21888 + 4096,
                                         "thinkingConfig": {"thinkingBudget": 21888, "includeThoughts": True}}
     response = body["contents"][2]["parts"][0]["functionResponse"]
     assert response == {"id": "call_1", "name": "get_weather", "response": {"content": "18 C"}}
@@ -327,7 +329,7 @@ def test_request_round_trip_keeps_everything_not_reported_lost(target: str) -> N
             del container[int(parts[-1])]
     assert got == want
     assert {loss.kind for loss in wire.losses} == {
-        "anthropic": {"max_tokens"}, "openai": {"thinking"}, "openai-responses": {"thinking"}, "gemini": set(),
+        "anthropic": {"max_tokens"}, "openai": {"thinking"}, "openai-responses": {"thinking"}, "gemini": {"max_tokens"},
         "mistral": {"thinking"}}[target]
 
 
