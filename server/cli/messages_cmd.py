@@ -19,6 +19,7 @@ from toolcast.adapters.messages import (
     response_to_json,
     to_wire,
 )
+from toolcast.adapters.messages.mapping import CallProblem, map_calls, tool_set
 
 from .convert_cmd import read_source, render
 
@@ -40,6 +41,10 @@ def register(sub: Any) -> None:
     resp.add_argument("file", help="provider response (JSON); - reads standard input")
     resp.add_argument("--from", dest="source", required=True, choices=RESPONSE_SOURCES, metavar="SOURCE",
                       help=", ".join(RESPONSE_SOURCES))
+    resp.add_argument("--tools", metavar="TOOLS_FILE",
+                      help="the tools the request offered (a tool file, or `toolcast convert --format json` output "
+                           "with its round-trip record): tool calls come back with the original names and arguments "
+                           "as the tools expect them, validated against their parameters")
     resp.set_defaults(func=run_response)
 
 
@@ -79,6 +84,9 @@ def run_request(args: argparse.Namespace) -> int:
 def run_response(args: argparse.Namespace) -> int:
     try:
         response = from_wire(_load(args.file), args.source)
+        problems: list[CallProblem] = []
+        if args.tools is not None:
+            response, problems = map_calls(response, tool_set(_load(args.tools), args.source))
     except ProviderErrorResponse as exc:
         # Not a malformed file: the provider answered with an error. The canonical error on stdout, for
         # programs; the sentence on stderr, for people; exit 1 (2 is for files toolcast cannot read).
@@ -89,4 +97,6 @@ def run_response(args: argparse.Namespace) -> int:
         print(f"toolcast response: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(render(response_to_json(response)))
-    return 0
+    for p in problems:  # the program would get arguments its tool does not accept
+        print(f"{args.file}: tool call {p.call_id!r} ({p.name}): {p.pointer or '/'}: {p.message}", file=sys.stderr)
+    return 1 if problems else 0
