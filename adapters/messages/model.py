@@ -14,6 +14,8 @@ The JSON form (``request_from_json`` / ``request_to_json``) is the ``*.request.j
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +26,7 @@ ThinkingLevel = Literal["none", "low", "medium", "high"]
 THINKING_LEVELS: tuple[ThinkingLevel, ...] = ("none", "low", "medium", "high")
 FinishReason = Literal["stop", "length", "tool_use", "content_filter", "error", "other"]
 Role = Literal["user", "assistant"]
+MediaKind = Literal["image", "document"]
 
 
 @dataclass(frozen=True)
@@ -51,13 +54,40 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
+class Media:
+    """An image or a document (PDF, …) by ``url`` or as base64 ``data`` with its ``media_type``, in a
+    user turn or a tool result (MCP tools return images and documents)."""
+
+    kind: MediaKind
+    url: str | None = None
+    data: str | None = None
+    media_type: str | None = None
+
+    def data_url(self) -> str:
+        """The ``data:`` URL OpenAI and Mistral take for base64 content."""
+        return self.url if self.url is not None else f"data:{self.media_type};base64,{self.data}"
+
+
+@dataclass(frozen=True)
 class ToolResult:
+    """``content``: a string, or text and media parts."""
+
     call_id: str
-    content: str
+    content: str | tuple[Text | Media, ...]
     is_error: bool = False
 
+    @property
+    def text(self) -> str:
+        if isinstance(self.content, str):
+            return self.content
+        return "".join(p.text for p in self.content if isinstance(p, Text))
 
-Block = Text | Thinking | ToolCall | ToolResult
+    @property
+    def media(self) -> tuple[Media, ...]:
+        return () if isinstance(self.content, str) else tuple(p for p in self.content if isinstance(p, Media))
+
+
+Block = Text | Thinking | ToolCall | ToolResult | Media
 
 
 @dataclass(frozen=True)
@@ -171,11 +201,37 @@ def _block_from_json(value: Any, ptr: str) -> Block:
         return ToolCall(value["id"], value["name"], args, sig)
     if kind == "tool_result":
         _need(isinstance(value.get("call_id"), str), ptr + "/call_id", "`call_id` must be a string")
-        _need(isinstance(value.get("content"), str), ptr + "/content", "`content` must be a string")
         _need(isinstance(value.get("is_error", False), bool), ptr + "/is_error", "`is_error` must be true or false")
-        return ToolResult(value["call_id"], value["content"], value.get("is_error", False))
-    raise MessageFormatError("request", ptr + "/type",
-                             f"unknown block type {kind!r}; expected text, thinking, tool_call or tool_result")
+        content = value.get("content")
+        if not isinstance(content, str):
+            _need(isinstance(content, list), ptr + "/content", "`content` must be a string or a list of text, "
+                  "image and document blocks")
+            parts = [_block_from_json(p, f"{ptr}/content/{k}") for k, p in enumerate(content)]
+            for k, part in enumerate(parts):
+                _need(isinstance(part, Text | Media), f"{ptr}/content/{k}", "a tool result holds text, image and "
+                      "document blocks")
+            content = tuple(p for p in parts if isinstance(p, Text | Media))
+        return ToolResult(value["call_id"], content, value.get("is_error", False))
+    if kind in ("image", "document"):
+        url, data, media_type = value.get("url"), value.get("data"), value.get("media_type")
+        _need((url is None) != (data is None), ptr, "an image or document has either `url` or `data` (base64)")
+        _need(url is None or (isinstance(url, str) and url != ""), ptr + "/url", "`url` must be a string")
+        _need(media_type is None or isinstance(media_type, str), ptr + "/media_type", "`media_type` must be a string")
+        if data is not None:
+            _need(isinstance(data, str) and _is_base64(data), ptr + "/data", "`data` must be base64")
+            _need(media_type is not None, ptr + "/media_type", "base64 `data` needs its `media_type` "
+                  "(e.g. image/png, application/pdf)")
+        return Media(kind, url, data, media_type)
+    raise MessageFormatError("request", ptr + "/type", f"unknown block type {kind!r}; expected text, thinking, "
+                             "tool_call, tool_result, image or document")
+
+
+def _is_base64(value: str) -> bool:
+    try:
+        base64.b64decode(value, validate=True)
+    except (ValueError, binascii.Error):
+        return False
+    return True
 
 
 def _content(value: Any, ptr: str) -> tuple[Block, ...]:
@@ -230,7 +286,13 @@ def block_to_json(block: Block) -> dict[str, Any]:
         if block.signature is not None:
             call["signature"] = block.signature
         return call
-    out = {"type": "tool_result", "call_id": block.call_id, "content": block.content}
+    if isinstance(block, Media):
+        media: dict[str, Any] = {"type": block.kind}
+        media.update({k: v for k, v in (("url", block.url), ("data", block.data), ("media_type", block.media_type))
+                      if v is not None})
+        return media
+    content: Any = block.content if isinstance(block.content, str) else [block_to_json(p) for p in block.content]
+    out = {"type": "tool_result", "call_id": block.call_id, "content": content}
     if block.is_error:
         out["is_error"] = True
     return out

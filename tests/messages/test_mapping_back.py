@@ -72,5 +72,5 @@ def test_cli_with_a_canonical_tools_file_and_with_the_export(tmp_path: Path) -> 
 
 
 def test_unknown_tool_is_reported() -> None:
-    response, problems = map_calls(from_wire(_chat(("nope", {})), "openai"), tool_set([TOOL], "openai"))
+    _response, problems = map_calls(from_wire(_chat(("nope", {})), "openai"), tool_set([TOOL], "openai"))
     assert [p.message for p in problems] == ["calls 'nope', which the tools file does not define"]

@@ -79,7 +79,10 @@ def test_request_file_round_trips_through_its_json_form() -> None:
 @pytest.mark.parametrize(("value", "pointer"), [
     ({"messages": []}, "/model"),
     ({"model": "m", "messages": [{"role": "system", "content": "x"}]}, "/messages/0/role"),
-    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image"}]}]}, "/messages/0/content/0/type"),
+    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "video"}]}]}, "/messages/0/content/0/type"),
+    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image"}]}]}, "/messages/0/content/0"),
+    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image", "data": "iVBORw0KGgo="}]}]},
+     "/messages/0/content/0/media_type"),
     ({"model": "m", "messages": [], "thinking": "max"}, "/thinking"),
     ({"model": "m", "messages": [], "max_output_tokens": -1}, "/max_output_tokens"),
     ({"model": "m", "messages": [], "tools": [{"nothing": 1}]}, "/tools"),
