@@ -27,7 +27,7 @@ from .model import (
 from .reading import WireReader
 
 RESPONSE_SOURCES = ("anthropic", "openai", "openai-responses", "gemini", "mistral")
-_LABELS = {"anthropic": "Anthropic", "openai": "OpenAI Chat Completions", "openai-responses": "OpenAI Responses",
+SOURCE_LABELS = {"anthropic": "Anthropic", "openai": "OpenAI Chat Completions", "openai-responses": "OpenAI Responses",
            "gemini": "Gemini", "mistral": "Mistral"}
 
 
@@ -45,7 +45,7 @@ def from_wire(value: Any, source: str, *, call_ids: CallIds | None = None) -> Re
     if source not in RESPONSE_SOURCES:
         raise MessageFormatError("response", "", f"unknown source {source!r}; expected one of: "
                                  f"{', '.join(RESPONSE_SOURCES)}")
-    r = WireReader(f"{_LABELS[source]} response")
+    r = WireReader(f"{SOURCE_LABELS[source]} response")
     body = r.obj(value, "")
     error = provider_error(body, source)
     if error is not None:
@@ -67,12 +67,12 @@ def provider_error(body: dict[str, Any], source: str) -> ProviderError | None:
         # Anthropic {"type": "error", "error": {type, message}}; OpenAI {"error": {message, type, param, code}};
         # Gemini {"error": {code, message, status}}
         kind = inner.get("type") or inner.get("status") or inner.get("code") or "error"
-        return ProviderError(_LABELS[source], str(kind), _message(inner.get("message")),
+        return ProviderError(SOURCE_LABELS[source], str(kind), _message(inner.get("message")),
                              None if inner.get("code") is None else str(inner["code"]),
                              None if inner.get("param") is None else str(inner["param"]))
     if body.get("object") == "error" or (set(body) == {"detail"}):  # Mistral's flat body; its 422 {"detail"}
         kind = body.get("type") or ("validation_error" if "detail" in body else "error")
-        return ProviderError(_LABELS[source], str(kind), _message(body.get("message", body.get("detail"))),
+        return ProviderError(SOURCE_LABELS[source], str(kind), _message(body.get("message", body.get("detail"))),
                              None if body.get("code") is None else str(body["code"]),
                              None if body.get("param") is None else str(body["param"]))
     return None

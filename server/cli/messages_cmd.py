@@ -1,5 +1,7 @@
-"""``toolcast request FILE --to TARGET`` and ``toolcast response FILE --from SOURCE``: a canonical request
-as a provider's wire JSON (losses on stderr), and a provider's response as the canonical JSON."""
+"""``toolcast request FILE --to TARGET [--model M]`` and ``toolcast response FILE --from SOURCE [--stream]
+[--tools TOOLS_FILE]``: a canonical request as a provider's wire JSON (losses on stderr, history-rule
+errors refuse it), and a provider's response or recorded stream as the canonical JSON (provider error
+bodies exit 1, as do tool calls that do not validate against the tools)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from toolcast.adapters.messages import (
     to_wire,
 )
 from toolcast.adapters.messages.mapping import CallProblem, map_calls, tool_set
+from toolcast.adapters.messages.streams import from_stream
 
 from .convert_cmd import read_source, render
 
@@ -37,10 +40,14 @@ def register(sub: Any) -> None:
                      help="json: {request, losses} on stdout instead of losses on stderr")
     req.set_defaults(func=run_request)
     resp = sub.add_parser("response", help="a provider's response as the canonical response JSON",
-                          description="Print FILE (SOURCE's response JSON) in toolcast's canonical form.")
+                          description="Print FILE (SOURCE's response JSON, or with --stream its recorded stream) in "
+                                      "toolcast's canonical form.")
     resp.add_argument("file", help="provider response (JSON); - reads standard input")
     resp.add_argument("--from", dest="source", required=True, choices=RESPONSE_SOURCES, metavar="SOURCE",
                       help=", ".join(RESPONSE_SOURCES))
+    resp.add_argument("--stream", action="store_true",
+                      help="FILE is a recorded stream: the server-sent events as SOURCE sends them (or a JSON list "
+                           "of the events)")
     resp.add_argument("--tools", metavar="TOOLS_FILE",
                       help="the tools the request offered (a tool file, or `toolcast convert --format json` output "
                            "with its round-trip record): tool calls come back with the original names and arguments "
@@ -83,7 +90,10 @@ def run_request(args: argparse.Namespace) -> int:
 
 def run_response(args: argparse.Namespace) -> int:
     try:
-        response = from_wire(_load(args.file), args.source)
+        if args.stream:
+            response = from_stream(read_source(args.file), args.source)
+        else:
+            response = from_wire(_load(args.file), args.source)
         problems: list[CallProblem] = []
         if args.tools is not None:
             response, problems = map_calls(response, tool_set(_load(args.tools), args.source))
