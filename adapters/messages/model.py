@@ -10,6 +10,10 @@ The JSON form (``request_from_json`` / ``request_to_json``) is the ``*.request.j
                                                     {"type": "tool_call", "id": "c1", "name": "read_file",
                                                      "arguments": {"path": "/etc/hosts"}}]},
                   {"role": "user", "content": [{"type": "tool_result", "call_id": "c1", "content": "..."}]}]}
+
+Tool calls may carry a ``signature`` (Gemini thought signature); user turns and tool results may hold
+``{"type": "image" | "document", "url": ...}`` or ``{..., "data": <base64>, "media_type": "image/png"}``
+(a tool result's ``content`` is then a list of text, image and document blocks).
 """
 
 from __future__ import annotations

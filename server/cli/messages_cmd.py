@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import Any
 
 from toolcast.adapters.errors import ToolcastError
@@ -69,9 +70,9 @@ def run_request(args: argparse.Namespace) -> int:
         if args.model is not None and isinstance(value, dict):
             value = {**value, "model": args.model}  # a file may then leave `model` out
         request = request_from_json(value)
-        problems = history_problems(request, args.to)
-        if not problems:
-            wire = to_wire(request, args.to, model=args.model)
+        wire = to_wire(request, args.to, model=args.model)
+        # The rules of the model actually sent (the target's default may have replaced the file's).
+        problems = history_problems(replace(request, model=str(wire.body["model"])), args.to)
     except ToolcastError as exc:
         print(f"toolcast request: {exc}", file=sys.stderr)
         return 2
