@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .model import Media
+from .model import Media, MediaKind
 
 Lose = Callable[[str, str, str], None]
 _ANTHROPIC_IMAGES = ("image/jpeg", "image/png", "image/gif", "image/webp")
@@ -65,3 +65,44 @@ def gemini(m: Media, ptr: str, lose: Lose) -> dict[str, Any] | None:
 def _filename(m: Media) -> str:
     extension = (m.media_type or "application/octet-stream").split("/")[-1]
     return f"{m.kind}.{extension}"
+
+
+def from_part(part: dict[str, Any]) -> Media | None:
+    """The image or document in a provider's request part (any of the shapes above), or None."""
+    kind = part.get("type")
+    if kind in ("image", "document") and isinstance(part.get("source"), dict):  # Anthropic
+        source = part["source"]
+        media_kind: MediaKind = "image" if kind == "image" else "document"
+        if source.get("type") == "url":
+            return Media(media_kind, url=str(source.get("url")))
+        return Media(media_kind, data=str(source.get("data")), media_type=source.get("media_type"))
+    if kind == "image_url":  # Chat ({"url": …}) and Mistral (the URL itself)
+        image = part.get("image_url")
+        return _from_url("image", str(image.get("url") if isinstance(image, dict) else image))
+    if kind == "file" and isinstance(part.get("file"), dict):
+        return _from_url("document", str(part["file"].get("file_data")))
+    if kind == "document_url":
+        return Media("document", url=str(part.get("document_url")))
+    if kind == "input_image":
+        return _from_url("image", str(part.get("image_url")))
+    if kind == "input_file":
+        return _from_url("document", str(part.get("file_url") or part.get("file_data")))
+    if isinstance(part.get("inlineData"), dict):  # Gemini
+        blob = part["inlineData"]
+        return Media(_kind(blob.get("mimeType")), data=str(blob.get("data")), media_type=blob.get("mimeType"))
+    if isinstance(part.get("fileData"), dict):
+        file = part["fileData"]
+        return Media(_kind(file.get("mimeType")), url=str(file.get("fileUri")), media_type=file.get("mimeType"))
+    return None
+
+
+def _kind(mime_type: Any) -> MediaKind:
+    return "image" if str(mime_type).startswith("image/") else "document"
+
+
+def _from_url(kind: MediaKind, url: str) -> Media:
+    """A ``data:`` URL back to base64 data and its media type; any other URL as it is."""
+    head, sep, data = url.partition(";base64,")
+    if url.startswith("data:") and sep:
+        return Media(kind, data=data, media_type=head.removeprefix("data:"))
+    return Media(kind, url=url)
