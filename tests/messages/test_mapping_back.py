@@ -74,3 +74,16 @@ def test_cli_with_a_canonical_tools_file_and_with_the_export(tmp_path: Path) -> 
 def test_unknown_tool_is_reported() -> None:
     _response, problems = map_calls(from_wire(_chat(("nope", {})), "openai"), tool_set([TOOL], "openai"))
     assert [p.message for p in problems] == ["calls 'nope', which the tools file does not define"]
+
+
+def test_an_exported_strict_tool_reads_back_as_the_original() -> None:
+    from toolcast.adapters.convert import convert
+    from toolcast.adapters.loading import load_tools
+
+    example = Path(__file__).parents[2] / "examples" / "get_weather.tool.json"
+    original = load_tools(json.loads(example.read_text(encoding="utf-8")))[0].tool
+    conv = convert(original, "openai")
+    units = conv.output["function"]["parameters"]["properties"]["units"]["anyOf"][0]  # required and nullable
+    assert "default" not in units and "celsius" in units["description"]  # folded for strict mode
+    tools = tool_set({"output": conv.output, "losses": [], "roundtrip": conv.roundtrip}, "openai")
+    assert tools.tools[0].parameters == original.parameters  # optional again, default back, no null
