@@ -51,7 +51,9 @@ def from_stream(text: str, source: str, *, call_ids: CallIds | None = None) -> R
             raise MessageFormatError(f"{SOURCE_LABELS[source]} stream", f"event {i}", "expected an object")
         if isinstance(event.get("error"), dict) or event.get("type") == "error":
             # An error mid-stream is the provider's error body (Responses: the error's fields inline).
-            body = event if isinstance(event.get("error"), dict) else {"error": event}
+            # Responses' error event: {"type": "error", code, message, param}; "type" names the event there.
+            body = event if isinstance(event.get("error"), dict) else {
+                "error": {k: v for k, v in event.items() if k not in ("type", "sequence_number")}}
             return from_wire(body, source)
     fold = {"anthropic": _anthropic, "openai": _chat, "mistral": _chat, "openai-responses": _responses,
             "gemini": _gemini}[source]

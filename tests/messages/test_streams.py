@@ -183,3 +183,13 @@ def test_mistral_stream() -> None:
     text = "".join(f"data: {c.model_dump_json()}\n\n" for c in chunks) + "data: [DONE]\n\n"
     resp = from_stream(text, "mistral")
     assert resp.content == (Thinking("Hm"), Text("Sunny.")) and resp.usage == Usage(10, 5, 15)
+
+
+def test_openai_responses_error_event() -> None:
+    from openai.types.responses import ResponseErrorEvent
+
+    event = ResponseErrorEvent(type="error", code="server_error", message="The server had an error",
+                               param=None, sequence_number=3)
+    with pytest.raises(ProviderErrorResponse) as err:
+        from_stream(_sse([event], named=True), "openai-responses")
+    assert (err.value.error.type, err.value.error.message) == ("server_error", "The server had an error")
