@@ -8,6 +8,7 @@ toolcast's ``LineIndex`` in the encoding negotiated at ``initialize``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fnmatch
 import gc
 import json
@@ -51,7 +52,9 @@ class _NoTracebackForBadInput(logging.Filter):
         elif record.msg == "Unable to deserialize message\n%s":  # pygls logs the structuring traceback
             record.msg, record.args = "refused a message whose params do not fit its method", ()
         else:
-            return True
+            # A cancel for a request already answered is normal. The editor's log shows stderr as
+            # errors, so that line would read as a fault on every keystroke: it is dropped.
+            return not str(record.msg).startswith("Cancel notification for unknown message id")
         record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True
 
@@ -73,6 +76,8 @@ EAGER_EXPORT_TOOLS = 50
 FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
 EDIT_BUDGET = 0.05  # the same after an edit while that first check is still going on
 SLICE = 0.05  # background checking between two looks at the incoming messages
+#: How long the first diagnostics wait for the client's settings (`workspace/configuration`) at most.
+SETTINGS_WAIT = 5.0
 
 
 class _Malformed:
@@ -199,6 +204,9 @@ class ToolcastServer(LanguageServer):
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
         self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
         self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
+        # Set once the client's settings are known (pulled after `initialized`, or none to pull), so
+        # the first diagnostics already use them: a client's `targets` must never apply "sometimes".
+        self.settings_ready = asyncio.Event()
 
     def _start_io_async(self, stdin: Any = None, stdout: Any = None) -> None:
         """pygls reads stdin in a worker thread, one round trip per header line and body; reading the
@@ -420,8 +428,15 @@ class ToolcastServer(LanguageServer):
         delay = max(self.debounce, BURST_DELAY) if burst else self.debounce
         self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay))
 
+    async def settings_known(self) -> None:
+        """Wait until the client's settings are in (bounded: a client that never answers is not waited for)."""
+        if not self.settings_ready.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.settings_ready.wait(), SETTINGS_WAIT)
+
     async def _publish_later(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
+        await self.settings_known()
         doc = self.documents.get(uri)
         if doc is None:
             return
@@ -455,6 +470,9 @@ def initialize(ls: ToolcastServer, params: t.InitializeParams) -> None:
             identifier="toolcast", inter_file_dependencies=True, workspace_diagnostics=False))(pull_diagnostics)
     if params.initialization_options:
         ls.set_client_settings(params.initialization_options)
+    workspace = params.capabilities.workspace
+    if workspace is None or not workspace.configuration:
+        ls.settings_ready.set()  # nothing to pull: initializationOptions (if any) are the settings
     folders = [f.uri for f in params.workspace_folders or []] or ([params.root_uri] if params.root_uri else [])
     ls.roots = [p for p in (uri_to_path(u) for u in folders) if p is not None and p.is_dir()]
     if params.process_id:
@@ -476,13 +494,14 @@ async def initialized(ls: ToolcastServer, params: t.InitializedParams) -> None:
         registrations.append(t.Registration(
             "toolcast-config", t.WORKSPACE_DID_CHANGE_CONFIGURATION,
             t.DidChangeConfigurationRegistrationOptions(section="toolcast")))
+    if caps is not None and caps.configuration:
+        await pull_configuration(ls)  # first: the first diagnostics wait for the settings
+    ls.settings_ready.set()
     if registrations:
         try:
             await asyncio.wait_for(ls.client_register_capability_async(t.RegistrationParams(registrations)), 5)
         except Exception as exc:  # the client declared it but cannot do it: carry on without
             log.info("client/registerCapability failed: %s", exc)
-    if caps is not None and caps.configuration:
-        await pull_configuration(ls)
     await index_workspace(ls)
 
 
@@ -548,15 +567,19 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
                 ls.indexed[str(path)] = checked
     for doc in ls.documents.values():
         ls.schedule(doc.uri)
-    refresh(ls)
+    refresh(ls, lenses=True)
 
 
-def refresh(ls: ToolcastServer) -> None:
-    """Ask a pull client to re-pull, when it says it can."""
+def refresh(ls: ToolcastServer, lenses: bool = False) -> None:
+    """Ask a pull client to re-pull, when it says it can; with ``lenses``, code lenses too (their loss
+    counts depend on the settings, and clients only ask for them again when told)."""
     caps = ls.capabilities.workspace if ls.capabilities else None
     diag = caps.diagnostics if caps else None
     if ls.pull and diag is not None and diag.refresh_support:
         ls.workspace_diagnostic_refresh(None)
+    lens = caps.code_lens if caps else None
+    if lenses and lens is not None and lens.refresh_support:
+        ls.workspace_code_lens_refresh(None)
 
 
 async def _exit_with_client(pid: int) -> None:
@@ -581,7 +604,7 @@ async def did_change_configuration(ls: ToolcastServer, params: t.DidChangeConfig
     for doc in ls.documents.values():
         doc.report = None
         ls.schedule(doc.uri)
-    refresh(ls)
+    refresh(ls, lenses=True)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
@@ -624,7 +647,8 @@ def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
         ls.publish(uri, None, "[]")
 
 
-def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> Any:
+async def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> Any:
+    await ls.settings_known()
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return RawJson('{"kind":"full","items":[]}')
@@ -645,30 +669,27 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
     from toolcast.adapters.convert import convert, convert_all
     from toolcast.adapters.document import parse
     from toolcast.adapters.loading import load_tools
+    from toolcast.adapters.targets import export_file_name, source_stem
     from toolcast.server.cli.convert_cmd import render
 
     value = parse(doc.text).value
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
-    stem = path.name
-    for suffix in (".request.json", ".tool.json", ".tools.json", ".jsonc", ".json"):
-        if stem.endswith(suffix):
-            stem = stem[: -len(suffix)]
-            break
+    stem = source_stem(path.name)
     if is_request_value(value):  # a request file: the provider's request, as `toolcast request` prints it
         from toolcast.adapters.messages import request_from_json, to_wire
 
-        return f"{stem}.{target}.json", render(to_wire(request_from_json(value), target).body)
+        return export_file_name(stem, target), render(to_wire(request_from_json(value), target).body)
     loaded = load_tools(value)
     if tool_index is not None:
         chosen = [lt for lt in loaded if lt.index == tool_index]
         output: Any = convert(chosen[0].tool, target).output if chosen else None
-        name = f"{chosen[0].tool.name if chosen else stem}.{target}.json"
+        name = export_file_name(chosen[0].tool.name if chosen else stem, target)
     elif len(loaded) == 1 and loaded[0].pointer == "":
         output = convert(loaded[0].tool, target).output
-        name = f"{stem}.{target}.json"
+        name = export_file_name(stem, target)
     else:
         output = convert_all([lt.tool for lt in loaded], target).output
-        name = f"{stem}.{target}.json"
+        name = export_file_name(stem, target)
     return name, render(output)
 
 
@@ -714,7 +735,8 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
     offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
     under = tool_at(ls, doc, offset)
     creates = _supports_create(ls)
-    for target in REQUEST_TARGETS if request else TARGETS:
+    chosen = ls.config_for(doc).targets  # the project's or the client's `targets`: only those are offered
+    for target in (t_ for t_ in (REQUEST_TARGETS if request else TARGETS) if t_ in chosen):
         scopes: list[tuple[str, int | None]] = [("file", None)]
         if under is not None and len(report.tools) > 1 and not request:
             scopes.insert(0, ("tool", under.index))
@@ -884,11 +906,3 @@ def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
         lenses.append(t.CodeLens(pos, t.Command(f"toolcast: {summary}", "toolcast.export",
                                                 arguments=[doc.uri, "mcp", tool.index, True])))
     return lenses
-
-
-def main(argv: list[str] | None = None) -> None:
-    from .memory import keep_large_blocks
-
-    logging.basicConfig(level=logging.WARNING)
-    keep_large_blocks()
-    server.start_io()
