@@ -28,9 +28,7 @@ def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],
                       conversions: tuple[Conversion, ...]) -> tuple[ToolCall, CanonicalTool | None]:
     """The call with the tool's original name and arguments, and the tool it calls (None if unknown)."""
     for tool, conv in zip(tools, conversions, strict=True):
-        out = conv.output
-        wire_name = out.get("function", {}).get("name") if "function" in out else out.get("name")
-        if call.name not in (wire_name, tool.name):
+        if call.name not in (wire_name(conv.output), tool.name):
             continue
         optional = frozenset(conv.roundtrip.get("optional") or [])
         texts = frozenset(conv.roundtrip.get("json_text") or [])
@@ -38,6 +36,15 @@ def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],
             if optional or texts else dict(call.arguments)
         return replace(call, name=tool.name, arguments=args), tool
     return call, None
+
+
+def wire_name(output: dict[str, Any]) -> str | None:
+    """A converted tool's name, whatever its envelope (Chat's ``function``, Bedrock's ``toolSpec``)."""
+    for key in ("function", "toolSpec"):
+        if isinstance(output.get(key), dict):
+            output = output[key]
+    name = output.get("name")
+    return name if isinstance(name, str) else None
 
 
 _MAX_DEPTH = 64

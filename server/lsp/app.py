@@ -34,6 +34,7 @@ from toolcast.adapters.checks import (
 from toolcast.adapters.checks.request_checks import is_request as is_request_value
 from toolcast.adapters.document import Encoding, LineIndex
 
+from . import mcp_config
 from .diagnostics import RawJson, diagnostics_json
 from .documents import Document, uri_to_path
 
@@ -458,6 +459,7 @@ class ToolcastServer(LanguageServer):
 
 
 server = ToolcastServer()
+mcp_config.register(server)  # "Check tools of <server>" in MCP client configuration files
 
 
 @server.feature(t.INITIALIZE)
@@ -890,6 +892,8 @@ def document_symbol(ls: ToolcastServer, params: t.DocumentSymbolParams) -> list[
 @server.feature(t.TEXT_DOCUMENT_CODE_LENS)
 def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
     doc = ls.documents.get(params.text_document.uri)
+    if doc is not None and mcp_config.is_config(doc.path):
+        return mcp_config.code_lenses(ls, doc)
     report = ls.report(doc) if doc else None
     if doc is None or report is None:
         return []
