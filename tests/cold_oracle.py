@@ -12,8 +12,8 @@ import subprocess
 import sys
 from typing import Any
 
-from toolcast.adapters.checks import CheckConfig, check_document, engine, target_rules, tool_checks, validation
-from toolcast.adapters.convert import api as convert_api
+from toolcast.adapters import providers
+from toolcast.adapters.checks import CheckConfig, check_document, engine, tool_checks, validation
 from toolcast.adapters.document import parsed
 from toolcast.adapters.messages import thinking
 
@@ -21,8 +21,8 @@ from toolcast.adapters.messages import thinking
 #: every ``OrderedDict``/``dict`` cache and ``functools`` cache it knows of).
 CACHES = (
     "engine._SEEN", "engine._SHAPES", "engine._PLACED", "engine._DOC_CHECKS", "engine._CONTEXTS",
-    "tool_checks._CACHE", "parsed._recent", "validation._load_workspace_file", "convert_api._profile_text",
-    "target_rules.name_rule", "thinking._table",
+    "tool_checks._CACHE", "parsed._recent", "validation._load_workspace_file", "providers.profile_text",
+    "providers.profile", "thinking._table",
 )
 
 
@@ -34,8 +34,8 @@ def reset_all_caches() -> None:
     with parsed._lock:
         parsed._recent.clear()
     validation._load_workspace_file.cache_clear()
-    convert_api._profile_text.cache_clear()
-    target_rules.name_rule.cache_clear()
+    providers.profile_text.cache_clear()
+    providers.profile.cache_clear()
     for name in dir(thinking):
         fn = getattr(thinking, name)
         if hasattr(fn, "cache_clear") and getattr(fn, "__module__", "") == thinking.__name__:

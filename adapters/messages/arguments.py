@@ -4,6 +4,8 @@ mode made required and nullable means "absent"), then validated against the orig
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -26,28 +28,85 @@ def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],
                       conversions: tuple[Conversion, ...]) -> tuple[ToolCall, CanonicalTool | None]:
     """The call with the tool's original name and arguments, and the tool it calls (None if unknown)."""
     for tool, conv in zip(tools, conversions, strict=True):
-        out = conv.output
-        wire_name = out.get("function", {}).get("name") if "function" in out else out.get("name")
-        if call.name not in (wire_name, tool.name):
+        if call.name not in (wire_name(conv.output), tool.name):
             continue
-        args = dict(call.arguments)
-        for ptr in conv.roundtrip.get("optional") or []:
-            _drop_null(args, ptr)
+        optional = frozenset(conv.roundtrip.get("optional") or [])
+        texts = frozenset(conv.roundtrip.get("json_text") or [])
+        args = _drop_nulls(call.arguments, tool.parameters, "/parameters", (optional, texts), tool.parameters, 0) \
+            if optional or texts else dict(call.arguments)
         return replace(call, name=tool.name, arguments=args), tool
     return call, None
 
 
-def _drop_null(args: dict[str, Any], ptr: str) -> None:
-    """``ptr`` is a property in the parameters (``/parameters/properties/a/properties/b``)."""
-    parts = jp.parts(ptr)[1:]  # without "parameters"
-    names = [parts[i + 1] for i in range(0, len(parts) - 1, 2) if parts[i] == "properties"]
-    if len(names) * 2 != len(parts):
-        return  # inside combinators or arrays: left as sent
-    node: Any = args
-    for name in names[:-1]:
-        node = node.get(name) if isinstance(node, dict) else None
-    if isinstance(node, dict) and names and names[-1] in node and node[names[-1]] is None:
-        del node[names[-1]]
+def wire_name(output: dict[str, Any]) -> str | None:
+    """A converted tool's name, whatever its envelope (Chat's ``function``, Bedrock's ``toolSpec``)."""
+    for key in ("function", "toolSpec"):
+        if isinstance(output.get(key), dict):
+            output = output[key]
+    name = output.get("name")
+    return name if isinstance(name, str) else None
+
+
+_MAX_DEPTH = 64
+_BRANCH = re.compile(r"/anyOf/\d+")
+
+
+def _is_text(ptr: str, texts: frozenset[str]) -> bool:
+    """``ptr`` or one of the ``anyOf`` branches Gemini's one-type-per-node rule split it into."""
+    return ptr in texts or any(t.startswith(ptr) and _BRANCH.fullmatch(t[len(ptr):]) for t in texts)
+
+
+def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str], frozenset[str]], root: Any,
+                depth: int) -> Any:
+    """``value`` with every null removed that answers an optional property strict mode made required,
+    at any depth: the arguments are walked together with the original schema (properties, items,
+    ``prefixItems``, additional properties, combinator branches and local ``$ref``s, whose pointers
+    are the ones the converter recorded: ``/parameters/$defs/X/properties/y``). A free-form object Gemini
+    was asked to send as JSON text (``json_text``) is parsed back."""
+    optional, texts = record
+    if isinstance(value, str) and _is_text(ptr, texts):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value  # left as sent: the original schema's check reports it
+        return parsed if isinstance(parsed, dict) else value
+    if depth > _MAX_DEPTH or not isinstance(schema, dict) or not isinstance(value, (dict, list)):
+        return value
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        target = jp.resolve(root, ref[1:], None)
+        value = _drop_nulls(value, target, "/parameters" + ref[1:], record, root, depth + 1)
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            for i, branch in enumerate(branches):
+                value = _drop_nulls(value, branch, jp.join(ptr, key, i), record, root, depth + 1)
+    if isinstance(value, dict):
+        props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+        out: dict[str, Any] = {}
+        for name, item in value.items():
+            pptr = jp.join(ptr, "properties", name)
+            if name in props:
+                if item is None and pptr in optional:
+                    continue
+                out[name] = _drop_nulls(item, props[name], pptr, record, root, depth + 1)
+            elif isinstance(schema.get("additionalProperties"), dict):
+                out[name] = _drop_nulls(item, schema["additionalProperties"], jp.join(ptr, "additionalProperties"),
+                                        record, root, depth + 1)
+            else:
+                out[name] = item
+        return out
+    items = schema.get("items")
+    prefix: list[Any] = schema["prefixItems"] if isinstance(schema.get("prefixItems"), list) else []
+    if isinstance(items, list):  # draft-07 tuple form: the converter walked it as `prefixItems`
+        prefix, items = items, schema.get("additionalItems")
+    result = []
+    for i, item in enumerate(value):
+        if i < len(prefix):
+            result.append(_drop_nulls(item, prefix[i], jp.join(ptr, "prefixItems", i), record, root, depth + 1))
+        else:
+            result.append(_drop_nulls(item, items, jp.join(ptr, "items"), record, root, depth + 1))
+    return result
 
 
 def argument_errors(tool: CanonicalTool, arguments: dict[str, Any]) -> list[tuple[str, str]]:

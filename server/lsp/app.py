@@ -698,7 +698,8 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
 @server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(code_action_kinds=[
     t.CodeActionKind.QuickFix, t.CodeActionKind.Source, t.CodeActionKind.RefactorRewrite]))
 def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAction]:
-    from toolcast.adapters.targets import DISPLAY_NAMES, TARGETS
+    from toolcast.adapters.providers import DISPLAY_NAMES
+    from toolcast.adapters.targets import TARGETS
 
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:

@@ -56,8 +56,8 @@ def test_a_fresh_process_agrees_with_a_reset_process() -> None:
 def test_every_module_level_cache_is_known() -> None:
     """A new module-level cache must be added to ``reset_all_caches`` (and to this list)."""
     known = {"engine._SEEN", "engine._SHAPES", "engine._PLACED", "engine._DOC_CHECKS", "engine._CONTEXTS",
-             "tool_checks._CACHE", "parsed._recent", "validation._load_workspace_file", "api._profile_text",
-             "target_rules.name_rule", "thinking._table"}
+             "tool_checks._CACHE", "parsed._recent", "validation._load_workspace_file", "providers.profile_text",
+             "providers.profile", "thinking._table"}
     found = set()
     for info in pkgutil.walk_packages(toolcast.adapters.__path__, "toolcast.adapters."):
         module = importlib.import_module(info.name)

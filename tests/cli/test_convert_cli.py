@@ -89,3 +89,30 @@ def test_providers_matrix() -> None:
     data = json.loads(run("providers", "--format", "json").stdout)
     assert data["gemini"]["default"]["const"] == "as enum"
     assert data["openai"]["strict"]["minLength"] == "folded"
+
+
+def test_lone_surrogate_is_escaped_not_a_crash(tmp_path: Path) -> None:
+    src = tmp_path / "s.json"
+    src.write_text('{"name": "t", "description": "a\\udc00b", "parameters": {"type": "object", "properties": {}}}',
+                   encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(src), "--to", "mcp"],
+                          capture_output=True, timeout=60, env={"PATH": "", "LC_ALL": "C", "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.decode("utf-8"))["description"] == "a\udc00b"
+
+
+def test_every_refusal_says_why_on_stderr(tmp_path: Path) -> None:
+    src = tmp_path / "x.json"
+    src.write_text(json.dumps({"name": "x", "parameters": {"type": "object", "properties": {
+        "a": {"type": "Widget"}}}}), encoding="utf-8")
+    for fmt in ("text", "json"):
+        done = run("convert", str(src), "--to", "gemini", "--format", fmt)
+        assert done.returncode == 2 and "cannot express" in done.stderr, fmt
+
+
+def test_from_mismatch_is_an_error(tmp_path: Path) -> None:
+    src = tmp_path / "c.json"
+    src.write_text(json.dumps({"name": "x", "parameters": {"type": "object", "properties": {"a": {}}}}),
+                   encoding="utf-8")
+    done = run("convert", str(src), "--to", "openai", "--from", "anthropic")
+    assert done.returncode == 2 and "--from anthropic" in done.stderr and done.stdout == ""
