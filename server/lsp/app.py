@@ -20,7 +20,6 @@ from typing import Any
 
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 from toolcast.adapters.checks import (
     CheckConfig,
     DocumentReport,
@@ -35,29 +34,10 @@ from toolcast.adapters.document import Encoding, LineIndex
 
 from .diagnostics import RawJson, diagnostics_json
 from .documents import Document, uri_to_path
+from .protocol import ErrorReply, ToolcastProtocol, run_io
 
 log = logging.getLogger("toolcast.server")
 
-
-class _NoTracebackForBadInput(logging.Filter):
-    """Bad input from the client is answered per JSON-RPC (ParseError, InvalidParams); its log line is a
-    warning without a traceback, so the editor's log does not look like the server crashed."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        error = record.exc_info[1] if record.exc_info else None
-        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
-            record.exc_info = None
-            record.msg, record.args = "refused a message body that is not JSON: %s", (error,)
-        elif record.msg == "Unable to deserialize message\n%s":  # pygls logs the structuring traceback
-            record.msg, record.args = "refused a message whose params do not fit its method", ()
-        else:
-            return True
-        record.levelno, record.levelname = logging.WARNING, "WARNING"
-        return True
-
-
-log.addFilter(_NoTracebackForBadInput())
-logging.getLogger("pygls.protocol.json_rpc").addFilter(_NoTracebackForBadInput())
 
 DEFAULT_DEBOUNCE = 0.0
 #: Changes closer together than this are a burst (a paste of many edits, a replayed macro, a flood):
@@ -75,105 +55,12 @@ EDIT_BUDGET = 0.05  # the same after an edit while that first check is still goi
 SLICE = 0.05  # background checking between two looks at the incoming messages
 
 
-class _Malformed:
-    """A message that is JSON but not a valid JSON-RPC message (or has invalid params)."""
-
-    def __init__(self, msg_id: Any, code: int, message: str) -> None:
-        self.id, self.code, self.message = msg_id, code, message
-
-
-class ToolcastProtocol(LanguageServerProtocol):
-    """pygls' protocol, plus:
-
-    - messages whose JSON toolcast has already built (``RawJson``): large diagnostic lists are joined
-      from cached fragments instead of converted object by object;
-    - the answers the specifications ask for where pygls logs a traceback or shows an error popup:
-      ``InvalidRequest``/``InvalidParams`` for malformed messages, ``ServerNotInitialized`` for
-      requests before ``initialize`` (notifications then are dropped), ``ParseError`` for bodies that
-      are not JSON (see ``ToolcastServer.report_server_error``).
-    """
-
-    initialize_seen = False
-
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        try:
-            return super().structure_message(data)
-        except Exception as exc:  # params that do not fit the method's types, or a broken envelope
-            code = getattr(exc, "code", -32600)
-            is_request = "method" in data and "id" in data
-            return _Malformed(data.get("id") if is_request else None, code if is_request else -32600,
-                              f"{type(exc).__name__}: invalid message for {data.get('method', 'a response')!r}")
-
-    def handle_message(self, message: Any) -> None:
-        if isinstance(message, _Malformed) or not hasattr(message, "jsonrpc"):
-            if isinstance(message, _Malformed):
-                msg_id, code, text = message.id, message.code, message.message
-            else:  # JSON, but not an object with "jsonrpc": answered with id null
-                msg_id, code, text = None, -32600, "Invalid Request: not a JSON-RPC 2.0 message"
-            log.warning("refused a malformed message: %s", text)
-            if msg_id is not None or not isinstance(message, _Malformed):
-                self.send_error(msg_id, code, text)
-            return
-        method = getattr(message, "method", None)
-        if not self.initialize_seen:
-            if method == t.INITIALIZE:
-                self.initialize_seen = True
-            elif method != t.EXIT:
-                if method is not None and getattr(message, "id", None) is not None:
-                    self.send_error(message.id, -32002, "Server Not Initialized: send `initialize` first")
-                return
-        elif self._shutdown and method not in (t.EXIT, None) and getattr(message, "id", None) is not None:
-            self.send_error(message.id, -32600, "Invalid Request: the server is shutting down")
-            return
-        super().handle_message(message)
-
-    def send_error(self, msg_id: Any, code: int, message: str) -> None:
-        error = {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
-        self._send_data(RawJson(json.dumps(error, ensure_ascii=False)))
-
-    def _send_data(self, data: Any) -> None:
-        if not isinstance(data, RawJson):
-            super()._send_data(data)
-            return
-        if self.writer is None:
-            return
-        body = data.text.encode("utf-8")
-        self.writer.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
-
-    def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:
-        if error is None and isinstance(result, RawJson):
-            self._result_types.pop(msg_id, None)
-            self._send_data(RawJson(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result.text}}}'))
-            return
-        super()._send_response(msg_id, result, error)
-
-
 def _in_event_loop() -> bool:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         return False
     return True
-
-
-class _PipeReader:
-    """The reader interface pygls' message loop expects, over an asyncio stream; a stream that ends in
-    the middle of a message ends the loop like a closed one."""
-
-    def __init__(self, stream: asyncio.StreamReader) -> None:
-        self.stream = stream
-
-    async def readline(self) -> bytes:
-        try:
-            return await self.stream.readline()
-        except (asyncio.LimitOverrunError, ValueError):  # a header line over 1 MB: not LSP
-            return b""
-
-    async def readexactly(self, n: int) -> bytes:
-        try:
-            return await self.stream.readexactly(n)
-        except asyncio.IncompleteReadError:
-            return b""
 
 
 class ToolcastServer(LanguageServer):
@@ -199,42 +86,11 @@ class ToolcastServer(LanguageServer):
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
         self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
         self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
+        self.exit_code = 0  # of the process, once the message loop ends (see ToolcastProtocol)
 
     def _start_io_async(self, stdin: Any = None, stdout: Any = None) -> None:
-        """pygls reads stdin in a worker thread, one round trip per header line and body; reading the
-        pipe on the event loop instead takes messages already waiting in the buffer without a hop each
-        (lower latency per edit, and a burst of changes is applied before its diagnostics are made)."""
-        from threading import Event
-
-        from pygls.io_ import StdoutWriter, run_async
-
-        if stdin is not None or os.name != "posix":
-            super()._start_io_async(stdin, stdout)
-            return
-        stop = self._stop_event = Event()
-        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
-
-        async def serve() -> None:
-            loop = asyncio.get_running_loop()
-            stream = asyncio.StreamReader(limit=1 << 20)
-            try:
-                await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), sys.stdin.buffer)
-                reader: Any = _PipeReader(stream)
-            except (ValueError, OSError):  # stdin is a regular file: pygls' threaded reader works for it
-                from pygls.io_ import StdinAsyncReader
-
-                reader = StdinAsyncReader(sys.stdin.buffer, self.thread_pool)
-            await run_async(stop_event=stop, reader=reader, protocol=self.protocol,
-                            logger=log, error_handler=self.report_server_error)
-
-        try:
-            asyncio.run(serve())
-        except BrokenPipeError:
-            log.error("the client closed the connection")
-        except (KeyboardInterrupt, SystemExit):
-            pass
-        finally:
-            self.shutdown()  # type: ignore[no-untyped-call]
+        """toolcast's own message loop (``protocol.run_io``): framing that never wedges."""
+        self.exit_code = run_io(self, stdin, stdout)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """A body that is not JSON gets the JSON-RPC ``ParseError`` answer (id null) and a log line,
@@ -776,11 +632,13 @@ def _supports_overwrite(ls: ToolcastServer) -> bool:
 @server.command("toolcast.export")
 def export_command(ls: ToolcastServer, *args: Any) -> Any:
     """Arguments: uri, target, [tool index or null], [return the JSON instead of writing: true].
-    Writes ``<stem>.<target>.json`` beside the file (never over an existing one), or returns the JSON."""
+    Writes ``<stem>.<target>.json`` beside the file (never over an existing one), or returns the JSON.
+    Wrong arguments or a file that cannot be exported: an error answer (``ErrorReply``), not a raise."""
+    from toolcast.adapters.errors import ToolcastError
     from toolcast.adapters.targets import TARGETS
 
     if len(args) < 2 or not isinstance(args[0], str) or args[1] not in TARGETS:
-        raise ValueError("toolcast.export takes: uri, target[, tool index][, return json]")
+        return ErrorReply("toolcast.export takes: uri, target[, tool index][, return json]")
     uri, target = args[0], args[1]
     tool_index = args[2] if len(args) > 2 and isinstance(args[2], int) else None
     return_json = bool(args[3]) if len(args) > 3 else False
@@ -788,19 +646,28 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
     if doc is None:
         path = uri_to_path(uri)
         if path is None or not path.is_file():
-            raise ValueError(f"unknown document {uri}")
-        doc = Document(uri, path.read_text(encoding="utf-8-sig"), 0)
-    name, text = render_export(doc, target, tool_index)
+            return ErrorReply(f"toolcast.export: unknown document {uri}")
+        try:
+            doc = Document(uri, path.read_text(encoding="utf-8-sig"), 0)
+        except (OSError, UnicodeDecodeError) as exc:
+            return ErrorReply(f"toolcast.export: cannot read {path}: {exc}", -32603)
+    try:
+        name, text = render_export(doc, target, tool_index)
+    except (ToolcastError, ValueError) as exc:  # a file that does not load
+        return ErrorReply(f"toolcast.export: {exc}", -32603)
     if return_json:
         return json.loads(text)
     if doc.path is None:
-        raise ValueError("export needs a file on disk")
+        return ErrorReply("toolcast.export: export needs a file on disk", -32603)
     dest = doc.path.parent / name
-    if dest.exists():
-        raise ValueError(f"{dest.name} exists; toolcast does not overwrite it")
+    if dest.exists() or dest.is_symlink():
+        return ErrorReply(f"toolcast.export: {dest.name} exists; toolcast does not overwrite it", -32603)
     from toolcast.server.cli.convert_cmd import write_atomic
 
-    write_atomic(dest, text, source=doc.path)
+    try:
+        write_atomic(dest, text, source=doc.path)
+    except ToolcastError as exc:
+        return ErrorReply(f"toolcast.export: {exc}", -32603)
     return {"path": str(dest)}
 
 
@@ -892,3 +759,4 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.WARNING)
     keep_large_blocks()
     server.start_io()
+    sys.exit(server.exit_code)
