@@ -14,9 +14,9 @@ from typing import Any
 
 
 class Raw:
-    def __init__(self) -> None:
+    def __init__(self, umask: int = -1) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "toolcast.server"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, umask=umask)
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self.stderr: list[bytes] = []
         threading.Thread(target=self._read, daemon=True).start()
