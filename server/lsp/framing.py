@@ -11,13 +11,17 @@ case, a bad or missing length) left it waiting forever without answering. This r
   well-framed message is answered;
 - when a body turns out not to be JSON because its length was wrong, hands the bytes after it back
   to the header reader (``unread_tail``): a length too small leaves the body's rest in front of the
-  next header, one too large swallows the start of that header; both are found again.
+  next header, one too large swallows the start of that header; both are found again. A length too
+  large with nothing after it: once the body stalls for ``STALL`` seconds holding a whole JSON value,
+  that value is the message.
 
 The process never stays alive without reading: it either reads on or ends at end of input.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 from typing import Protocol
 
@@ -25,6 +29,9 @@ MAX_HEADER_LINE = 64 * 1024
 #: Above the largest document toolcast checks (32 M characters, up to 6 bytes each in JSON escapes).
 MAX_BODY = 256 * 1024 * 1024
 _HEADER = b"content-length:"
+#: A body that stops arriving for this long while what came is already a whole JSON value had a length
+#: too large (and the client waits for the answer): it is read as it is.
+STALL = 1.0
 
 log = logging.getLogger("toolcast.server")
 
@@ -49,11 +56,21 @@ class FrameReader:
         self._eof = False
         self._resync = False  # skipping up to the next Content-Length header
         self._junk_logged = False
+        self._pending: asyncio.Future[bytes] | None = None  # a read still under way (see _fill)
 
-    async def _fill(self, want: int = 1 << 16) -> bool:
+    async def _fill(self, want: int = 1 << 16, timeout: float | None = None) -> bool | None:
+        """Read more into the buffer: False at end of input, None if ``timeout`` passed first (the read
+        goes on and the next call takes its bytes: nothing is lost)."""
         if self._eof:
             return False
-        chunk = await self._source.read(max(want, 1 << 16))
+        if self._pending is None:
+            self._pending = asyncio.ensure_future(self._source.read(max(want, 1 << 16)))
+        if timeout is not None:
+            done, _ = await asyncio.wait({self._pending}, timeout=timeout)
+            if not done:
+                return None
+        chunk = await self._pending
+        self._pending = None
         if not chunk:
             self._eof = True
             return False
@@ -89,11 +106,26 @@ class FrameReader:
 
     async def _exactly(self, n: int) -> bytes | None:
         while len(self._buf) < n:
-            if not await self._fill(n - len(self._buf)):
+            more = await self._fill(n - len(self._buf), STALL)
+            if more is None and self._complete_json():
+                # The length was too large and nothing more is coming: the client waits for an answer.
+                log.warning("Content-Length %d is %d bytes more than the message sent: read as it is",
+                            n, n - len(self._buf))
+                body = bytes(self._buf)
+                self._buf.clear()
+                return body
+            if more is False:
                 return None
         body = bytes(self._buf[:n])
         del self._buf[:n]
         return body
+
+    def _complete_json(self) -> bool:
+        try:
+            json.loads(self._buf)
+        except ValueError:
+            return False
+        return True
 
     def unread_tail(self, body: bytes) -> None:
         """A body that is not JSON: if a header (or the start of one) is inside it, its length was too

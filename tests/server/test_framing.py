@@ -45,6 +45,8 @@ CASES = {
     "no_length": (b"Content-Type: application/vscode-jsonrpc\r\n\r\n" + BAD, False),
     "length_5_too_small": (b"Content-Length: %d\r\n\r\n" % (len(BAD) - 5) + BAD, False),
     "length_10_too_large": (b"Content-Length: %d\r\n\r\n" % (len(BAD) + 10) + BAD, False),
+    # Nothing follows: the client waits for the answer; once the body stalls it is read as it is.
+    "length_10_too_large_then_silence": (b"Content-Length: %d\r\n\r\n" % (len(BAD) + 10) + BAD, True),
     "header_line_over_64_kib": (b"X-Padding: " + b"p" * (65 * 1024) + b"\r\nContent-Length: %d\r\n\r\n" % len(BAD)
                                 + BAD, False),
     "header_line_over_1_mb": (b"Content-Length: 1" + b"1" * (1 << 20) + b"\r\n\r\n" + BAD, False),
