@@ -1,5 +1,7 @@
-"""``python -m toolcast.server``: the language server on stdio."""
+"""``python -m toolcast.server [--stdio]``: the language server, with the same options as ``toolcast serve``."""
 
-from .lsp.app import main
+import sys
 
-main()
+from .cli import main
+
+sys.exit(main(["serve", *sys.argv[1:]]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..targets import export_target
 from .api import DocumentReport, ToolSummary
 from .config import CheckConfig
 from .findings import Finding, Related
@@ -19,8 +20,8 @@ def names_across(
         return {p: () for p in reports}
     by_name: dict[str, list[tuple[str, ToolSummary]]] = {}
     for path in sorted(reports):
-        if reports[path].is_request:
-            continue  # a request carries copies of tools defined elsewhere
+        if reports[path].is_request or export_target(path) is not None:
+            continue  # a request or an export carries copies of tools defined elsewhere
         for tool in reports[path].tools:
             if tool.name is not None:
                 by_name.setdefault(tool.name, []).append((path, tool))

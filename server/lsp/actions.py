@@ -34,30 +34,27 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
     from toolcast.adapters.convert import convert, convert_all
     from toolcast.adapters.document import parse
     from toolcast.adapters.loading import load_tools
+    from toolcast.adapters.targets import export_file_name, source_stem
     from toolcast.server.cli.convert_cmd import render
 
     value = parse(doc.text).value
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
-    stem = path.name
-    for suffix in (".request.json", ".tool.json", ".tools.json", ".jsonc", ".json"):
-        if stem.endswith(suffix):
-            stem = stem[: -len(suffix)]
-            break
+    stem = source_stem(path.name)
     if is_request_value(value):  # a request file: the provider's request, as `toolcast request` prints it
         from toolcast.adapters.messages import request_from_json, to_wire
 
-        return f"{stem}.{target}.json", render(to_wire(request_from_json(value), target).body)
+        return export_file_name(stem, target), render(to_wire(request_from_json(value), target).body)
     loaded = load_tools(value)
     if tool_index is not None:
         chosen = [lt for lt in loaded if lt.index == tool_index]
         output: Any = convert(chosen[0].tool, target).output if chosen else None
-        name = f"{chosen[0].tool.name if chosen else stem}.{target}.json"
+        name = export_file_name(chosen[0].tool.name if chosen else stem, target)
     elif len(loaded) == 1 and loaded[0].pointer == "":
         output = convert(loaded[0].tool, target).output
-        name = f"{stem}.{target}.json"
+        name = export_file_name(stem, target)
     else:
         output = convert_all([lt.tool for lt in loaded], target).output
-        name = f"{stem}.{target}.json"
+        name = export_file_name(stem, target)
     return name, render(output)
 
 
@@ -101,7 +98,8 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
     offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
     under = tool_at(ls, doc, offset)
     creates = ls.session.create_files
-    for target in REQUEST_TARGETS if request else TARGETS:
+    chosen = ls.config_for(doc).targets  # the project's or the client's `targets`: only those are offered
+    for target in (t_ for t_ in (REQUEST_TARGETS if request else TARGETS) if t_ in chosen):
         scopes: list[tuple[str, int | None]] = [("file", None)]
         if under is not None and len(report.tools) > 1 and not request:
             scopes.insert(0, ("tool", under.index))

@@ -13,7 +13,6 @@ import asyncio
 import json
 import logging
 import os
-import sys
 import time
 from typing import Any
 
@@ -39,6 +38,8 @@ def initialize(ls: ToolcastServer, params: t.InitializeParams) -> None:
             identifier="toolcast", inter_file_dependencies=True, workspace_diagnostics=False))(pull_diagnostics)
     if params.initialization_options:
         ls.set_client_settings(params.initialization_options)
+    if not ls.session.configuration:
+        ls.settings_ready.set()  # nothing to pull: initializationOptions (if any) are the settings
     folders = [f.uri for f in params.workspace_folders or []] or ([params.root_uri] if params.root_uri else [])
     ls.roots = [p for p in (uri_to_path(u) for u in folders) if p is not None and p.is_dir()]
     if params.process_id:
@@ -57,13 +58,14 @@ async def initialized(ls: ToolcastServer, params: t.InitializedParams) -> None:
         registrations.append(t.Registration(
             "toolcast-config", t.WORKSPACE_DID_CHANGE_CONFIGURATION,
             t.DidChangeConfigurationRegistrationOptions(section="toolcast")))
+    if ls.session.configuration:
+        await pull_configuration(ls)  # first: the first diagnostics wait for the settings
+    ls.settings_ready.set()
     if registrations:
         try:
             await asyncio.wait_for(ls.client_register_capability_async(t.RegistrationParams(registrations)), 5)
         except Exception as exc:  # the client declared it but cannot do it: carry on without
             log.info("client/registerCapability failed: %s", exc)
-    if ls.session.configuration:
-        await pull_configuration(ls)
     await index_workspace(ls)
 
 
@@ -128,7 +130,7 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
                 ls.indexed[str(path)] = checked
     for doc in ls.documents.values():
         ls.schedule(doc.uri)
-    ls.refresh()
+    ls.refresh(lenses=True)
 
 
 async def _exit_with_client(pid: int) -> None:
@@ -152,7 +154,7 @@ async def did_change_configuration(ls: ToolcastServer, params: t.DidChangeConfig
     for doc in ls.documents.values():
         doc.report = None
         ls.schedule(doc.uri)
-    ls.refresh()
+    ls.refresh(lenses=True)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
@@ -195,7 +197,8 @@ def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
         ls.publish(uri, None, "[]")
 
 
-def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> Any:
+async def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParams) -> Any:
+    await ls.settings_known()
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return RawJson('{"kind":"full","items":[]}')
@@ -209,12 +212,3 @@ server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_character
 server.feature(t.TEXT_DOCUMENT_HOVER)(views.hover)
 server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(views.document_symbol)
 server.feature(t.TEXT_DOCUMENT_CODE_LENS)(views.code_lens)
-
-
-def main(argv: list[str] | None = None) -> None:
-    from .memory import keep_large_blocks
-
-    logging.basicConfig(level=logging.WARNING)
-    keep_large_blocks()
-    server.start_io()
-    sys.exit(server.exit_code)

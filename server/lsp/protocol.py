@@ -51,7 +51,9 @@ class _NoTracebackForBadInput(logging.Filter):
         elif record.msg == "Unable to deserialize message\n%s":  # pygls logs the structuring traceback
             record.msg, record.args = "refused a message whose params do not fit its method", ()
         else:
-            return True
+            # A cancel for a request already answered is normal. The editor's log shows stderr as
+            # errors, so that line would read as a fault on every keystroke: it is dropped.
+            return not str(record.msg).startswith("Cancel notification for unknown message id")
         record.exc_info = None
         record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True

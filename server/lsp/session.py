@@ -18,6 +18,7 @@ class ClientSession:
     # also declare delete support, i.e. handle full resource operations.
     overwrite_files: bool = False
     diagnostic_refresh: bool = False  # `workspace/diagnostic/refresh`
+    code_lens_refresh: bool = False  # `workspace/codeLens/refresh`
     work_done_progress: bool = False
     watch_registration: bool = False  # dynamic registration of watched files
     config_registration: bool = False  # dynamic registration of configuration changes
@@ -31,6 +32,7 @@ class ClientSession:
         watch = ws.did_change_watched_files if ws else None
         conf = ws.did_change_configuration if ws else None
         diag = ws.diagnostics if ws else None
+        lens = ws.code_lens if ws else None
         value = getattr(encoding, "value", encoding)  # pygls keeps lsprotocol's PositionEncodingKind
         enc: Encoding = value if value in ("utf-8", "utf-32") else "utf-16"
         return cls(
@@ -39,6 +41,7 @@ class ClientSession:
             create_files=t.ResourceOperationKind.Create in ops,
             overwrite_files=t.ResourceOperationKind.Delete in ops,
             diagnostic_refresh=bool(diag is not None and diag.refresh_support),
+            code_lens_refresh=bool(lens is not None and lens.refresh_support),
             work_done_progress=bool(window and window.work_done_progress),
             watch_registration=bool(watch is not None and watch.dynamic_registration),
             config_registration=bool(conf is not None and conf.dynamic_registration),

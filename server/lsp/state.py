@@ -4,6 +4,7 @@ diagnostics are made and published (pushed, debounced per document, never for a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fnmatch
 import gc
 import json
@@ -45,6 +46,8 @@ EAGER_EXPORT_TOOLS = 50
 FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
 EDIT_BUDGET = 0.05  # the same after an edit while that first check is still going on
 SLICE = 0.05  # background checking between two looks at the incoming messages
+#: How long the first diagnostics wait for the client's settings (`workspace/configuration`) at most.
+SETTINGS_WAIT = 5.0
 
 
 def _in_event_loop() -> bool:
@@ -77,6 +80,9 @@ class ToolcastServer(LanguageServer):
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
         self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
         self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
+        # Set once the client's settings are known (pulled after `initialized`, or none to pull), so
+        # the first diagnostics already use them: a client's `targets` must never apply "sometimes".
+        self.settings_ready = asyncio.Event()
         self.exit_code = 0  # of the process, once the message loop ends (see ToolcastProtocol)
 
     def _start_io_async(self, stdin: Any = None, stdout: Any = None) -> None:
@@ -160,10 +166,13 @@ class ToolcastServer(LanguageServer):
     def pull(self) -> bool:
         return self.session.pull
 
-    def refresh(self) -> None:
-        """Ask a pull client to re-pull, when it says it can."""
+    def refresh(self, lenses: bool = False) -> None:
+        """Ask a pull client to re-pull, when it says it can; with ``lenses``, code lenses too (their loss
+        counts depend on the settings, and clients only ask for them again when told)."""
         if self.session.pull and self.session.diagnostic_refresh:
             self.workspace_diagnostic_refresh(None)
+        if lenses and self.session.code_lens_refresh:
+            self.workspace_code_lens_refresh(None)
 
     # -- analysis -------------------------------------------------------------------------------
     def is_candidate(self, doc: Document, config: CheckConfig) -> bool:
@@ -275,8 +284,15 @@ class ToolcastServer(LanguageServer):
         delay = max(self.debounce, BURST_DELAY) if burst else self.debounce
         self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay))
 
+    async def settings_known(self) -> None:
+        """Wait until the client's settings are in (bounded: a client that never answers is not waited for)."""
+        if not self.settings_ready.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.settings_ready.wait(), SETTINGS_WAIT)
+
     async def _publish_later(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
+        await self.settings_known()
         doc = self.documents.get(uri)
         if doc is None:
             return

@@ -167,6 +167,26 @@ def test_folder_uses_globs_and_content_and_finds_cross_file_duplicates(tmp_path:
     assert done.returncode == 1
 
 
+def test_an_export_is_not_a_second_definition(tmp_path: Path) -> None:
+    """`<stem>.<target>.json` is what the editor's export writes: its tools are copies of the source's,
+    so no TC202 in either file, while the export is still checked as that provider's file."""
+    _write(tmp_path / "forecast.tool.json", GOOD)
+    exe = str(Path(sys.executable).parent / "toolcast")
+    for name, target in (("forecast.anthropic.json", "anthropic"), ("other.openai-responses.json", "openai-responses")):
+        exported = subprocess.run([exe, "convert", "forecast.tool.json", "--to", target], cwd=tmp_path,
+                                  capture_output=True, text=True, timeout=120)
+        assert exported.returncode == 0, exported.stderr
+        (tmp_path / name).write_text(exported.stdout, encoding="utf-8")
+    done = _run(tmp_path, "--format", "json", ".")
+    records = json.loads(done.stdout)
+    assert not [r for r in records if r["code"] == "TC202"], records
+    assert "3 file(s) checked" in _run(tmp_path, ".").stderr
+    # A second source with the same name is still a duplicate, and names the source, not the export.
+    _write(tmp_path / "again.tool.json", GOOD)
+    dup = sorted(r["path"] for r in json.loads(_run(tmp_path, "--format", "json", ".").stdout) if r["code"] == "TC202")
+    assert dup == ["again.tool.json", "forecast.tool.json"]
+
+
 def test_configuration_problems_are_reported(tmp_path: Path) -> None:
     # `target` is a typo of `targets`: reported, and the default (every target) applies meanwhile.
     (tmp_path / "pyproject.toml").write_text('[tool.toolcast]\ntarget = ["openai"]\n', encoding="utf-8")

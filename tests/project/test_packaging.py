@@ -30,3 +30,26 @@ def test_core_does_not_import_the_language_server() -> None:
             ):
                 offenders.append(f"{path.relative_to(ROOT)}: {line.strip()}")
     assert offenders == []
+
+
+def test_no_example_points_schema_at_a_url_that_does_not_resolve() -> None:
+    """An editor fetches a `$schema` URL it meets (VS Code: "Unable to load schema … ENOTFOUND"); toolcast's
+    schema reaches editors through the extension's jsonValidation or a local path instead."""
+    import json as _json
+
+    root = Path(__file__).resolve().parents[2]
+    meta = ("https://json-schema.org/", "http://json-schema.org/")
+    for folder in ("examples", "editors/nvim", "docs", "tests/fixtures"):
+        for path in (root / folder).rglob("*.json*"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if '"$schema"' not in text:
+                continue
+            try:
+                value = _json.loads(text)
+            except ValueError:
+                continue
+            schema = value.get("$schema") if isinstance(value, dict) else None
+            assert not (isinstance(schema, str) and schema.startswith("http") and not schema.startswith(meta)), (
+                f"{path.relative_to(root)} points $schema at {schema}")
+    for doc in (root / "README.md", root / "editors" / "README.md", root / "editors" / "vscode" / "README.md"):
+        assert "toolcast.dev" not in doc.read_text(encoding="utf-8"), doc

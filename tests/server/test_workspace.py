@@ -37,6 +37,10 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient, wor
     def register(params: t.RegistrationParams) -> None:  # accept the server's file watcher registration
         return None
 
+    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh_lenses(params: None) -> None:  # VS Code's preset declares refreshSupport: answer it
+        return None
+
     await lsp_client.initialize_session(t.InitializeParams(
         capabilities=client_capabilities(request.param), root_uri=workspace.as_uri(),
         workspace_folders=[t.WorkspaceFolder(workspace.as_uri(), "ws")]))

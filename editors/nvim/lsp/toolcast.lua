@@ -3,8 +3,9 @@
 --- toolcast: checks LLM tool definitions (JSON Schema) while you type and exports them to every
 --- provider's format (OpenAI, Anthropic, Gemini, Mistral, MCP, Bedrock).
 ---
---- Install the server: `pip install toolcast` (or `pipx install toolcast`), then add this folder's
---- parent (`editors/nvim`) to 'runtimepath' and call `vim.lsp.enable('toolcast')`.
+--- Install the server from a checkout of the toolcast repository (`python3 -m pip install .` in a
+--- virtual environment, its bin/ on PATH: see editors/README.md), then add this folder's parent
+--- (`editors/nvim`) to 'runtimepath' and call `vim.lsp.enable('toolcast')`.
 ---
 --- Settings (`settings.toolcast`): `targets`, `select`, `ignore`, `severity`, `globs`, `debounce_ms`.
 

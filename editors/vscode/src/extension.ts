@@ -2,6 +2,7 @@
 // a restart command and "Export tool to…". Everything else (diagnostics, quick fixes, hover, code
 // lenses, exports) comes from the language server.
 
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,10 +16,17 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
   State,
-  TransportKind,
 } from 'vscode-languageclient/node';
 
-import { type ServerCommand, describe, findOnPath, resolveServerCommand, startFailure } from './serverCommand';
+import {
+  type ServerCommand,
+  StderrTail,
+  describe,
+  exitReason,
+  findOnPath,
+  resolveServerCommand,
+  startFailure,
+} from './serverCommand';
 import { type ServerState, statusView } from './status';
 import { TARGETS } from './targets';
 
@@ -26,7 +34,20 @@ import { TARGETS } from './targets';
 const CRASH_LIMIT = 3;
 const CRASH_WINDOW_MS = 3 * 60 * 1000;
 
-let client: LanguageClient | undefined;
+/**
+ * The language client, with one change: until the server has answered `initialize`, the client's own
+ * error notifications ("couldn't create connection to server", -32097) go to the log only. The
+ * extension shows one message of its own for a server that does not start, with the command and the fix.
+ */
+class ToolcastClient extends LanguageClient {
+  started = false;
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.started ? showNotification : false);
+  }
+}
+
+let client: ToolcastClient | undefined;
 let output: vscode.LogOutputChannel;
 let status: vscode.StatusBarItem;
 let failureShown = false;
@@ -44,7 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('toolcast.exportTool', exportTool),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('toolcast.server')) {
-        void restart(false);
+        void restart(true); // a new command is a new attempt: its failure gets its own message
       }
     }),
   );
@@ -118,10 +139,32 @@ async function start(): Promise<void> {
     await showFailure(startFailure(resolved, `${resolved.command} not found`));
     return;
   }
-  const serverOptions: ServerOptions = {
-    command: resolved.command,
-    args: resolved.args,
-    transport: TransportKind.stdio,
+  // The extension spawns the server itself (stdio is toolcast's default; nothing is appended to the
+  // command), so it knows the exit code and the last lines of stderr when the server does not start.
+  const tail = new StderrTail();
+  let exited: Promise<string> = Promise.resolve('it stopped');
+  const serverOptions: ServerOptions = async () => {
+    tail.clear();
+    const proc = spawn(resolved.command, resolved.args, { stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+    // Its pipes close before its exit status is known: the failure message waits for the status.
+    exited = new Promise((resolve) => {
+      proc.once('exit', (code, signal) => resolve(exitReason(code, signal, tail.text())));
+      proc.once('error', (err) => resolve(err.message));
+    });
+    // The client copies stderr into the log itself; the tail is kept for the failure message.
+    proc.stderr?.on('data', (chunk: Buffer) => tail.add(chunk.toString('utf8')));
+    return proc;
+  };
+  let running = false;
+  /**
+   * One message for a server that did not start. Its exit status and last stderr lines say why
+   * better than the client's error ("connection got disposed"), so they are waited for (at most 3 s:
+   * a server that answered `initialize` with an error may still be running).
+   */
+  const reportStartFailure = async (err?: unknown): Promise<void> => {
+    const fallback = err === undefined ? exitReason(null, null, tail.text()) : err instanceof Error ? err.message : String(err);
+    const reason = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve(fallback), 3000))]);
+    await showFailure(startFailure(resolved, reason));
   };
   const crashes: number[] = [];
   const clientOptions: LanguageClientOptions = {
@@ -133,12 +176,17 @@ async function start(): Promise<void> {
     outputChannel: output,
     synchronize: { configurationSection: 'toolcast' },
     initializationFailedHandler: (error) => {
-      void showFailure(startFailure(resolved, error instanceof Error ? error.message : String(error)));
+      void reportStartFailure(error);
       return false; // do not retry: the same command would fail the same way
     },
     errorHandler: {
       error: (): ErrorHandlerResult => ({ action: ErrorAction.Continue, handled: true }),
       closed: (): CloseHandlerResult => {
+        if (!running) {
+          // It never got as far as answering `initialize`: the same command would fail again.
+          void reportStartFailure();
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
         const now = Date.now();
         crashes.push(now);
         while (crashes.length > 0 && now - crashes[0] > CRASH_WINDOW_MS) {
@@ -155,9 +203,11 @@ async function start(): Promise<void> {
       },
     },
   };
-  const next = new LanguageClient('toolcast', 'toolcast', serverOptions, clientOptions);
+  const next = new ToolcastClient('toolcast', 'toolcast', serverOptions, clientOptions);
   next.onDidChangeState((e) => {
     if (e.newState === State.Running) {
+      running = true;
+      next.started = true;
       failureShown = false;
       setState('running', describe(resolved));
     } else if (e.newState === State.Starting) {
@@ -170,14 +220,14 @@ async function start(): Promise<void> {
   try {
     await next.start();
   } catch (err) {
-    await showFailure(startFailure(resolved, err instanceof Error ? err.message : String(err)));
+    await reportStartFailure(err);
   }
 }
 
 async function stop(): Promise<void> {
   const current = client;
   client = undefined;
-  if (current && current.state !== State.Stopped) {
+  if (current && current.state === State.Running) {
     try {
       await current.stop();
     } catch (err) {
@@ -186,6 +236,7 @@ async function stop(): Promise<void> {
   }
 }
 
+/** Restart the server; `byUser` (the command, or a change of `toolcast.server.*`) allows a new failure message. */
 async function restart(byUser: boolean): Promise<void> {
   if (byUser) {
     failureShown = false;

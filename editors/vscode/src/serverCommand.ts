@@ -53,9 +53,36 @@ export function startFailure(cmd: ServerCommand, reason: string): string {
     cmd.source === 'setting'
       ? 'Check the `toolcast.server.command` setting.'
       : cmd.source === 'python extension'
-        ? 'Install toolcast in the selected interpreter (`pip install toolcast`), choose another interpreter, or set `toolcast.server.command`.'
-        : 'Install toolcast (`pip install toolcast`) or set `toolcast.server.command` to the command that starts it.';
+        ? 'Install toolcast in the selected interpreter (`python -m pip install <path of a toolcast checkout>`), choose another interpreter, or set `toolcast.server.command`.'
+        : 'Install toolcast (`python3 -m pip install <path of a toolcast checkout>`) or set `toolcast.server.command` to the command that starts it.';
   return `toolcast: the language server did not start (\`${how}\`: ${reason}). ${fix}`;
+}
+
+/** The last lines a server wrote to stderr (bounded), for the message shown when it does not start. */
+export class StderrTail {
+  private chunks = '';
+  constructor(private readonly limit = 2000) {}
+  add(text: string): void {
+    this.chunks = (this.chunks + text).slice(-this.limit);
+  }
+  clear(): void {
+    this.chunks = '';
+  }
+  /** The last `lines` non-empty lines, joined with " | ". */
+  text(lines = 3): string {
+    return this.chunks
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .slice(-lines)
+      .join(' | ');
+  }
+}
+
+/** Why a server process ended, for a person: exit code or signal, and what it said last. */
+export function exitReason(code: number | null, signal: string | null, stderr: string): string {
+  const how = signal ? `it was stopped by ${signal}` : code === null ? 'it stopped' : `it exited with code ${code}`;
+  return stderr ? `${how}: ${stderr}` : how;
 }
 
 /** The full path of an executable named `name` on PATH, or undefined. */

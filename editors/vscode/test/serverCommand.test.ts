@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { describe as describeCommand, resolveServerCommand, startFailure } from '../src/serverCommand';
+import {
+  StderrTail,
+  describe as describeCommand,
+  exitReason,
+  resolveServerCommand,
+  startFailure,
+} from '../src/serverCommand';
 
 const nowhere = (): undefined => undefined;
 
@@ -48,6 +54,16 @@ test('the failure message names the command and the fix', () => {
   assert.equal(describeCommand(cmd), '"/my env/python" -m toolcast.server');
   const message = startFailure(cmd, 'No module named toolcast');
   assert.match(message, /No module named toolcast/);
-  assert.match(message, /pip install toolcast/);
+  assert.match(message, /pip install <path of a toolcast checkout>/);
   assert.match(startFailure({ ...cmd, source: 'setting' }, 'ENOENT'), /toolcast\.server\.command/);
+});
+
+test('a server that exits at start is described by its exit code and its last stderr lines', () => {
+  const tail = new StderrTail(60);
+  tail.add('Traceback (most recent call last):\n  File "x"\n');
+  tail.add('ModuleNotFoundError: No module named \'toolcast\'\n\n');
+  assert.equal(tail.text(2), 'File "x" | ModuleNotFoundError: No module named \'toolcast\'');
+  assert.ok(tail.text(10).length <= 60 + 10); // bounded: only the last `limit` characters are kept
+  assert.equal(exitReason(1, null, tail.text(1)), "it exited with code 1: ModuleNotFoundError: No module named 'toolcast'");
+  assert.equal(exitReason(null, 'SIGKILL', ''), 'it was stopped by SIGKILL');
 });

@@ -1,0 +1,181 @@
+"""The packaged extension in a real VS Code workbench (code-server 4.100.3 = VS Code 1.100.3) in headless
+Chromium: what a user sees, read from the workbench itself (Problems panel, notifications, status bar,
+files on disk). Runs in CI through `.ci/run` (marker `workbench`); set it up with
+editors/vscode/e2e/setup.sh. Screenshots of every step go to the folder the test prints
+(TOOLCAST_SHOTS, default a temporary folder)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "workbench"))
+from driver import Workbench, missing, workbench  # noqa: E402
+
+pytestmark = [pytest.mark.workbench, pytest.mark.slow]
+
+VENV_BIN = Path(sys.executable).parent
+TOOL = {
+    "name": "get_forecast",
+    "description": "Weather forecast for a city.",
+    "parameters": {
+        "type": "object",
+        "properties": {"city": {"type": "string", "pattern": "^[A-Z]"}, "days": {"type": "integer"}},
+        "required": ["city", "ghost"],
+    },
+}
+
+
+def _codes(rows: list[str]) -> set[str]:
+    import re
+
+    return {m for row in rows for m in re.findall(r"\bTC\d{3}\b", row)}
+
+
+@pytest.fixture
+def shots() -> Path:
+    folder = Path(os.environ.get("TOOLCAST_SHOTS") or tempfile.mkdtemp(prefix="toolcast-workbench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"\nworkbench screenshots: {folder}")
+    return folder
+
+
+def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
+    reason = missing()
+    if reason is not None:
+        if os.environ.get("TOOLCAST_REQUIRE_WORKBENCH"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    project = tmp_path / "project"
+    project.mkdir()
+    source = project / "forecast.tool.json"
+    source.write_text(json.dumps(TOOL, indent=2) + "\n", encoding="utf-8")
+    # `toolcast` on PATH the way a user puts it there: in the login shell's profile, which is where
+    # VS Code's extension host takes PATH from (not from the environment of whoever started it).
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bash_profile").write_text(f'export PATH="{VENV_BIN}:$PATH"\n', encoding="utf-8")
+    base_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+    with workbench(tmp_path / "vscode", project, base_path, shots) as wb:
+        wb.env.update({"HOME": str(home), "SHELL": "/bin/bash", "PATH": f"{VENV_BIN}:{base_path}"})
+        wb.start()
+
+        # 1. Default settings: the extension finds `toolcast` on PATH and starts `toolcast serve`
+        # (vscode-languageclient used to append --stdio, which made it exit at once).
+        wb.open_file("forecast.tool.json")
+        rows = wb.wait_problems(lambda r: {"TC302", "TC502"} <= _codes(r), what="TC302 and TC502 (default settings)")
+        assert any("ghost" in r for r in rows), rows
+        status = " ".join(wb.status_texts())
+        assert "toolcast serve" in status and "failed" not in status, status
+        wb.until(lambda: any("gemini-json: 1" in lens for lens in wb.lenses()), "the code lens 'gemini-json: 1'")
+        line = 1 + json.dumps(TOOL, indent=2).splitlines().index('      "ghost"')
+        hover = wb.hover_at(line, 9)
+        assert "TC302" in hover and "ghost" in hover, hover
+        readme_shot = wb.shot("default-settings-problems-hover")
+        if os.environ.get("TOOLCAST_README_SHOT"):  # the picture in README.md and the extension's README
+            import shutil
+
+            shutil.copyfile(readme_shot, Path(__file__).resolve().parents[2] / "editors/vscode/images/workbench.png")
+        assert wb.notifications() == [], wb.notifications()
+
+        # 2. A settings change applies without a restart: only Anthropic, so the Gemini finding goes.
+        wb.workspace_settings({"toolcast.targets": ["anthropic"]})
+        rows = wb.wait_problems(lambda r: "TC302" in _codes(r) and "TC502" not in _codes(r),
+                                what="TC502 gone after toolcast.targets = ['anthropic']")
+        # The server asks for code lenses again (workspace/codeLens/refresh): the count follows the targets.
+        wb.goto(1, 1)
+        wb.until(lambda: wb.lenses() == ["toolcast: no losses"], "the code lens 'no losses'")
+        wb.shot("targets-anthropic")
+
+        # 3. "Export to Anthropic" (a source action) writes forecast.anthropic.json, equal to
+        # `toolcast convert`, and the source gains no diagnostic (the export is not a second definition).
+        wb.open_file("forecast.tool.json")
+        before = _codes(wb.problems())
+        try:
+            wb.action("Source Action...", "Export to Anthropic")
+        finally:
+            wb.shot("source-action-menu")
+        exported = project / "forecast.anthropic.json"
+        wb.page.wait_for_timeout(1500)
+        wb.command("File: Save All Files")
+        wb.page.wait_for_timeout(1500)
+        assert exported.exists(), sorted(p.name for p in project.iterdir())
+        expected = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(source), "--to",
+                                   "anthropic"], capture_output=True, text=True, check=True).stdout
+        assert json.loads(exported.read_text(encoding="utf-8")) == json.loads(expected)
+        wb.open_file("forecast.tool.json")
+        wb.page.wait_for_timeout(3000)  # the exported file is indexed; a TC202 would come now
+        rows = wb.problems()
+        source_rows = [r for r in rows if "forecast.anthropic.json" not in r]
+        assert "TC202" not in _codes(rows), rows
+        assert _codes(source_rows) == before, (before, rows)
+        wb.shot("exported-to-anthropic")
+
+        # 4. Toolcast: Restart Server: a new server answers (an edit that removes the defect clears it).
+        wb.command("Toolcast: Restart Server")
+        wb.page.wait_for_timeout(1000)
+        _running(wb)
+        fixed = json.loads(source.read_text(encoding="utf-8"))
+        fixed["parameters"]["required"] = ["city"]
+        source.write_text(json.dumps(fixed, indent=2) + "\n", encoding="utf-8")  # the editor reloads it
+        wb.wait_problems(lambda r: "TC302" not in _codes(r), what="TC302 gone after restart and fix")
+        source.write_text(json.dumps(TOOL, indent=2) + "\n", encoding="utf-8")
+        wb.wait_problems(lambda r: "TC302" in _codes(r), what="TC302 back after restart")
+        wb.shot("after-restart")
+
+        # 5. Every form of `toolcast.server.command` starts the server (a change restarts it).
+        forms: list[object] = [
+            [str(VENV_BIN / "python"), "-m", "toolcast.server"],
+            f"{VENV_BIN / 'toolcast'} serve --stdio",
+        ]
+        for form in forms:
+            wb.workspace_settings({"toolcast.targets": ["anthropic"], "toolcast.server.command": form})
+            wb.page.wait_for_timeout(1500)
+            _running(wb, expect=str(form[0] if isinstance(form, list) else form.split()[0]))
+            wb.open_file("forecast.tool.json")
+            wb.wait_problems(lambda r: "TC302" in _codes(r), what=f"diagnostics with server.command = {form!r}")
+            assert wb.notifications() == [], (form, wb.notifications())
+        wb.shot("server-command-forms")
+
+        # 6. A command that does not exist, and one that exits at once: one message each, naming the
+        # command, the reason and the fix; no stack traces, no "couldn't create connection", no restarts.
+        broken = [
+            ([str(tmp_path / "nowhere" / "toolcast"), "serve"], "not found"),
+            ([str(VENV_BIN / "python"), "-c", "import sys; sys.stderr.write('no toolcast here\\n'); sys.exit(3)"],
+             "exited with code 3: no toolcast here"),
+        ]
+        for command, reason in broken:
+            wb.command("Notifications: Clear All Notifications")
+            wb.workspace_settings({"toolcast.server.command": command})
+            notes = _wait_notes(wb)
+            wb.page.wait_for_timeout(4000)  # time for a restart storm, if there were one
+            notes = wb.notifications()
+            assert len(notes) == 1, notes
+            assert "did not start" in notes[0] and reason in notes[0] and "toolcast.server.command" in notes[0], notes
+            assert "failed" in " ".join(wb.status_texts())
+            wb.shot("broken-command-" + ("missing" if reason == "not found" else "exits"))
+
+
+def _running(wb: Workbench, expect: str = "") -> None:
+    for _ in range(60):
+        status = " ".join(wb.status_texts())
+        if "checking tool files" in status and expect in status:
+            return
+        wb.page.wait_for_timeout(500)
+    raise AssertionError(f"the status item does not say the server runs ({expect!r}): {status}")
+
+
+def _wait_notes(wb: Workbench) -> list[str]:
+    for _ in range(60):
+        notes = wb.notifications()
+        if notes:
+            return notes
+        wb.page.wait_for_timeout(500)
+    raise AssertionError("no notification")
