@@ -23,12 +23,17 @@ class Located:
     end_line: int
     end_column: int
     line_text: str = ""
+    #: A place that is not a file position, shown instead of ``path:line:column`` (a live MCP
+    #: server's tool: ``mcp:<server>/<tool>#<pointer inside the tool>``); line and column then refer
+    #: to the tool list as ``toolcast snapshot`` writes it.
+    where: str = ""
 
 
 def record(item: Located) -> dict[str, Any]:
     f = item.finding
     return {
         "path": item.path,
+        **({"location": item.where} if item.where else {}),
         "line": item.line,
         "column": item.column,
         "end_line": item.end_line,
@@ -59,9 +64,12 @@ def as_human(items: Sequence[Located], color: bool = False) -> str:
     for i in items:
         f = i.finding
         code = f"\x1b[{sev_color[f.severity]}m{f.code}\x1b[0m" if color else f.code
-        where = f" [{f.tool_name}]" if f.tool_name else ""
-        out.append(f"{i.path}:{i.line}:{i.column}: {code} {f.message}{where}")
-        if i.line_text:
+        if i.where:
+            out.append(f"{i.where}: {code} {f.message}")
+        else:
+            where = f" [{f.tool_name}]" if f.tool_name else ""
+            out.append(f"{i.path}:{i.line}:{i.column}: {code} {f.message}{where}")
+        if i.line_text and not i.where:
             text = i.line_text.replace("\t", " ")
             width = (i.end_column - i.column) if i.end_line == i.line else len(text) - i.column + 1
             out.append(f"    {text}")
@@ -107,7 +115,9 @@ def as_sarif(items: Sequence[Located], version: str) -> str:
                             "endLine": i.end_line,
                             "endColumn": i.end_column,
                         },
-                    }
+                    },
+                    **({"logicalLocations": [{"fullyQualifiedName": i.where, "kind": "function"}]}
+                       if i.where else {}),
                 }
             ],
             "properties": {
@@ -160,6 +170,12 @@ def as_github(items: Sequence[Located]) -> str:
     lines = []
     for i in items:
         f = i.finding
+        if i.where:  # not a file in the repository: an annotation without a file
+            lines.append(
+                f"::{kind.get(f.severity, 'notice')} title={_gh_escape(f.code, True)}::"
+                f"{_gh_escape(i.where + ': ' + f.code + ' ' + f.message)}"
+            )
+            continue
         lines.append(
             f"::{kind.get(f.severity, 'notice')} file={_gh_escape(i.path, True)},"
             f"line={i.line},col={i.column},"

@@ -14,8 +14,15 @@ def is_request(value: Any) -> bool:
 
 
 def request_raws(value: Any) -> list[Raw]:
-    from ..messages import MessageFormatError, ToolCall, ToolResult, argument_errors, request_from_json
-    from ..messages.thinking import model_entry
+    from ..messages import (
+        MessageFormatError,
+        ToolCall,
+        ToolResult,
+        argument_errors,
+        history_problems,
+        request_from_json,
+    )
+    from ..messages.thinking import model_entry, model_provider
     from .tool_checks import Raw  # the checks' heavy imports (jsonschema) only when a request is checked
 
     try:
@@ -42,6 +49,9 @@ def request_raws(value: Any) -> list[Raw]:
             elif isinstance(block, ToolResult) and block.call_id not in calls:
                 raws.append(Raw("TC803", f"tool result for call {block.call_id!r}, which no earlier message makes",
                                 ptr + "/call_id", "value"))
+    # The provider's history rules, for the provider the model belongs to (pairing for any model).
+    provider_rules = history_problems(request, model_provider(request.model))
+    raws += [Raw(p.code, p.message, p.pointer, "value") for p in provider_rules]
     if request.thinking != "none":
         provider = "anthropic" if request.model.startswith("claude") else (
             "gemini" if request.model.startswith("gemini") else None)

@@ -549,3 +549,38 @@ _rule(
     '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {"city": 5}}',
     '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}',
 )
+_rule(
+    "TC806",
+    "request-anthropic-thinking-history",
+    E,
+    "With thinking on, the last assistant turn that used a tool lacks its signed thinking block (Anthropic).",
+    "While a tool loop is running (the last assistant turn made tool calls and only their results follow), "
+    "Anthropic with thinking enabled requires that turn to start with the thinking block the response "
+    "returned, signature included; the API rejects the request otherwise. Checked for Claude models.",
+    '{"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {}}]}',
+    '{"role": "assistant", "content": [{"type": "thinking", "text": "...", "signature": "EqQB..."}, '
+    '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {}}]}',
+)
+_rule(
+    "TC807",
+    "request-tool-result-order",
+    E,
+    "A tool call is not answered in the next message, or a result is not right after its call.",
+    "Providers pair calls and results by position: OpenAI needs a tool message for every call right after "
+    "the assistant message, Anthropic the `tool_result` blocks in the next user turn (before any text), "
+    "Gemini the function responses in the next turn.",
+    '[{"role": "assistant", "content": [{"type": "tool_call", "id": "c1", ...}]}, {"role": "user", "content": "Hm?"}]',
+    '[{"role": "assistant", "content": [{"type": "tool_call", "id": "c1", ...}]}, '
+    '{"role": "user", "content": [{"type": "tool_result", "call_id": "c1", "content": "18 C"}]}]',
+)
+_rule(
+    "TC808",
+    "request-gemini-thought-signature",
+    E,
+    "A Gemini 3 request does not send back the thought signature of a function call in the current turn.",
+    "Gemini 3 returns a thought signature on the first function call of each step and rejects a request "
+    "whose current turn (since the last user text) leaves it out. Keep the tool call's `signature` as "
+    "`toolcast response` gives it.",
+    '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {}}',
+    '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {}, "signature": "Cj4B..."}',
+)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -134,25 +135,61 @@ def to_canonical(obj: Any, shape: str, roundtrip: dict[str, Any] | None = None) 
 
 
 def apply_roundtrip(tool: CanonicalTool, roundtrip: dict[str, Any]) -> CanonicalTool:
-    changes: dict[str, Any] = {}
+    """Undo what a conversion recorded. Applying a record means the tool is toolcast's own export, so
+    keywords folded into descriptions are read back too."""
+    doc = tool.to_dict()
+    _unfold_all(doc.get("parameters"), 0)
+    for ptr in sorted(roundtrip.get("nullable") or [], key=len, reverse=True):
+        _un_nullable(doc, ptr)
+    for ptr in sorted(roundtrip.get("optional") or [], key=len, reverse=True):
+        _un_require(doc, ptr)
+    for ptr in sorted(roundtrip.get("added") or [], key=len, reverse=True):
+        parts = jp.parts(ptr)
+        parent = jp.resolve(doc, jp.from_parts(parts[:-1]), None) if parts else None
+        if isinstance(parent, dict):
+            parent.pop(parts[-1], None)
+    changes: dict[str, Any] = {"parameters": doc["parameters"]}
     if isinstance(roundtrip.get("name"), str):
         changes["name"] = roundtrip["name"]
-    optional = roundtrip.get("optional") or []
-    nullable = roundtrip.get("nullable") or []
-    added = roundtrip.get("added") or []
-    if optional or nullable or added:
-        doc = tool.to_dict()
-        for ptr in sorted(nullable, key=len, reverse=True):
-            _un_nullable(doc, ptr)
-        for ptr in sorted(optional, key=len, reverse=True):
-            _un_require(doc, ptr)
-        for ptr in sorted(added, key=len, reverse=True):
-            parts = jp.parts(ptr)
-            parent = jp.resolve(doc, jp.from_parts(parts[:-1]), None) if parts else None
-            if isinstance(parent, dict):
-                parent.pop(parts[-1], None)
-        changes["parameters"] = doc["parameters"]
-    return tool.replace(**changes) if changes else tool
+    return tool.replace(**changes)
+
+
+_FOLD_MARK = "(constraints: "
+
+
+def _unfold_all(node: Any, depth: int) -> None:
+    """Every schema in a toolcast export whose description ends with the walker's folded keywords
+    (``(constraints: {...})``, a documented machine-readable suffix) gets them back."""
+    if depth > 128:  # the walker's own depth bound
+        return
+    if isinstance(node, dict):
+        _unfold(node)
+        for value in node.values():
+            _unfold_all(value, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            _unfold_all(value, depth + 1)
+
+
+def _unfold(schema: Any) -> None:
+    """Put keywords folded into this schema's description back."""
+    description = schema.get("description") if isinstance(schema, dict) else None
+    if not isinstance(schema, dict) or not isinstance(description, str) or not description.endswith(")"):
+        return
+    at = description.rfind(_FOLD_MARK)
+    try:
+        keywords = json.loads(description[at + len(_FOLD_MARK):-1]) if at >= 0 else None
+    except json.JSONDecodeError:
+        return
+    if not isinstance(keywords, dict):
+        return
+    for key, value in keywords.items():
+        schema.setdefault(key, value)
+    base = description[:at].rstrip()
+    if base:
+        schema["description"] = base
+    else:
+        del schema["description"]
 
 
 def _un_require(doc: dict[str, Any], ptr: str) -> None:

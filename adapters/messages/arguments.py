@@ -4,6 +4,7 @@ mode made required and nullable means "absent"), then validated against the orig
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from typing import Any
 
@@ -26,28 +27,44 @@ def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],
                       conversions: tuple[Conversion, ...]) -> tuple[ToolCall, CanonicalTool | None]:
     """The call with the tool's original name and arguments, and the tool it calls (None if unknown)."""
     for tool, conv in zip(tools, conversions, strict=True):
-        out = conv.output
-        wire_name = out.get("function", {}).get("name") if "function" in out else out.get("name")
-        if call.name not in (wire_name, tool.name):
+        if call.name not in (wire_name(conv.output), tool.name):
             continue
-        args = dict(call.arguments)
-        for ptr in conv.roundtrip.get("optional") or []:
-            _drop_null(args, ptr)
+        args = copy.deepcopy(call.arguments)
+        # Deepest first, so that a nested null goes before its (possibly emptied) parent is looked at.
+        for ptr in sorted(conv.roundtrip.get("optional") or [], key=len, reverse=True):
+            _drop_null(args, jp.parts(ptr)[1:])  # without "parameters"
         return replace(call, name=tool.name, arguments=args), tool
     return call, None
 
 
-def _drop_null(args: dict[str, Any], ptr: str) -> None:
-    """``ptr`` is a property in the parameters (``/parameters/properties/a/properties/b``)."""
-    parts = jp.parts(ptr)[1:]  # without "parameters"
-    names = [parts[i + 1] for i in range(0, len(parts) - 1, 2) if parts[i] == "properties"]
-    if len(names) * 2 != len(parts):
-        return  # inside combinators or arrays: left as sent
-    node: Any = args
-    for name in names[:-1]:
-        node = node.get(name) if isinstance(node, dict) else None
-    if isinstance(node, dict) and names and names[-1] in node and node[names[-1]] is None:
-        del node[names[-1]]
+def wire_name(output: dict[str, Any]) -> str | None:
+    """A converted tool's name, whatever its envelope (Chat's ``function``, Bedrock's ``toolSpec``)."""
+    for key in ("function", "toolSpec"):
+        if isinstance(output.get(key), dict):
+            output = output[key]
+    name = output.get("name")
+    return name if isinstance(name, str) else None
+
+
+def _drop_null(node: Any, parts: list[str]) -> None:
+    """Remove a null at schema path ``parts`` (``properties/a/items/properties/b``) from the value
+    ``node``, at every place it applies: each element for ``items``, each object for ``properties``.
+    Paths through combinators (``anyOf``, …) are left as sent: which branch applies is not known."""
+    if not parts or (parts[0] == "properties" and len(parts) < 2):
+        return
+    if parts[0] == "properties" and isinstance(node, dict):
+        name, rest = parts[1], parts[2:]
+        if not rest:
+            if name in node and node[name] is None:
+                del node[name]
+        elif name in node:
+            _drop_null(node[name], rest)
+    elif parts[0] == "items" and isinstance(node, list):
+        for element in node:
+            _drop_null(element, parts[1:])
+    elif parts[0] == "additionalProperties" and isinstance(node, dict):
+        for value in node.values():
+            _drop_null(value, parts[1:])
 
 
 def argument_errors(tool: CanonicalTool, arguments: dict[str, Any]) -> list[tuple[str, str]]:

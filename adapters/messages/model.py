@@ -10,10 +10,16 @@ The JSON form (``request_from_json`` / ``request_to_json``) is the ``*.request.j
                                                     {"type": "tool_call", "id": "c1", "name": "read_file",
                                                      "arguments": {"path": "/etc/hosts"}}]},
                   {"role": "user", "content": [{"type": "tool_result", "call_id": "c1", "content": "..."}]}]}
+
+Tool calls may carry a ``signature`` (Gemini thought signature); user turns and tool results may hold
+``{"type": "image" | "document", "url": ...}`` or ``{..., "data": <base64>, "media_type": "image/png"}``
+(a tool result's ``content`` is then a list of text, image and document blocks).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +30,7 @@ ThinkingLevel = Literal["none", "low", "medium", "high"]
 THINKING_LEVELS: tuple[ThinkingLevel, ...] = ("none", "low", "medium", "high")
 FinishReason = Literal["stop", "length", "tool_use", "content_filter", "error", "other"]
 Role = Literal["user", "assistant"]
+MediaKind = Literal["image", "document"]
 
 
 @dataclass(frozen=True)
@@ -42,19 +49,49 @@ class Thinking:
 
 @dataclass(frozen=True)
 class ToolCall:
+    """``signature``: Gemini's thought signature on the function-call part, which Gemini 3 needs back."""
+
     id: str
     name: str
     arguments: dict[str, Any]
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class Media:
+    """An image or a document (PDF, …) by ``url`` or as base64 ``data`` with its ``media_type``, in a
+    user turn or a tool result (MCP tools return images and documents)."""
+
+    kind: MediaKind
+    url: str | None = None
+    data: str | None = None
+    media_type: str | None = None
+
+    def data_url(self) -> str:
+        """The ``data:`` URL OpenAI and Mistral take for base64 content."""
+        return self.url if self.url is not None else f"data:{self.media_type};base64,{self.data}"
 
 
 @dataclass(frozen=True)
 class ToolResult:
+    """``content``: a string, or text and media parts."""
+
     call_id: str
-    content: str
+    content: str | tuple[Text | Media, ...]
     is_error: bool = False
 
+    @property
+    def text(self) -> str:
+        if isinstance(self.content, str):
+            return self.content
+        return "".join(p.text for p in self.content if isinstance(p, Text))
 
-Block = Text | Thinking | ToolCall | ToolResult
+    @property
+    def media(self) -> tuple[Media, ...]:
+        return () if isinstance(self.content, str) else tuple(p for p in self.content if isinstance(p, Media))
+
+
+Block = Text | Thinking | ToolCall | ToolResult | Media
 
 
 @dataclass(frozen=True)
@@ -75,19 +112,63 @@ class Request:
 
 @dataclass(frozen=True)
 class Usage:
-    input_tokens: int = 0
-    output_tokens: int = 0  # visible output, thinking excluded
-    thinking_tokens: int = 0
-    total_tokens: int = 0
+    """Token counts with one meaning whatever the provider (the table in docs/design.md says which
+    provider field fills each). The parts are included in their wholes: ``cache_read_tokens`` and
+    ``cache_write_tokens`` in ``input_tokens``, ``thinking_tokens`` in ``output_tokens``."""
+
+    input_tokens: int = 0  # all input the model processed: uncached + cache reads + cache writes
+    output_tokens: int = 0  # all output generated, thinking included (thinking is billed as output)
+    total_tokens: int = 0  # input + output, or the provider's own total when it reports one
+    cache_read_tokens: int = 0  # input served from the provider's cache
+    cache_write_tokens: int = 0  # input written to the cache (Anthropic bills it at a premium)
+    thinking_tokens: int | None = None  # the thinking part of the output; None: the provider does not say
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One more completion of the same request (OpenAI ``n`` > 1, Gemini ``candidateCount`` > 1)."""
+
+    index: int
+    content: tuple[Block, ...]
+    finish_reason: FinishReason
 
 
 @dataclass(frozen=True)
 class Response:
-    content: tuple[Block, ...]
+    content: tuple[Block, ...]  # the first choice
     finish_reason: FinishReason
-    usage: Usage
+    usage: Usage  # for all choices together: providers report one usage per response
     model: str | None = None
     provider_data: dict[str, Any] = field(default_factory=dict)
+    choices: tuple[Choice, ...] = ()  # the other choices, after the first
+
+
+@dataclass(frozen=True)
+class ProviderError:
+    """A provider's error body (Anthropic ``{"type": "error", "error": {...}}``, OpenAI, Gemini and
+    Mistral ``{"error": {...}}``): who answered, the provider's error type (or status) and message."""
+
+    provider: str
+    type: str
+    message: str
+    code: str | None = None  # OpenAI ``code``, Gemini's HTTP ``code``
+    param: str | None = None  # OpenAI: the request parameter at fault
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"provider": self.provider, "type": self.type, "message": self.message}
+        if self.code is not None:
+            out["code"] = self.code
+        if self.param is not None:
+            out["param"] = self.param
+        return out
+
+
+class ProviderErrorResponse(ToolcastError):
+    """Raised for a response that is a provider's error body rather than a response."""
+
+    def __init__(self, error: ProviderError) -> None:
+        super().__init__(f"{error.provider} returned an error: {error.type}: {error.message}")
+        self.error = error
 
 
 class MessageFormatError(ToolcastError):
@@ -119,14 +200,42 @@ def _block_from_json(value: Any, ptr: str) -> Block:
         _need(isinstance(value.get("name"), str), ptr + "/name", "`name` must be a string")
         args = value.get("arguments", {})
         _need(isinstance(args, dict), ptr + "/arguments", "`arguments` must be an object")
-        return ToolCall(value["id"], value["name"], args)
+        sig = value.get("signature")
+        _need(sig is None or isinstance(sig, str), ptr + "/signature", "`signature` must be a string")
+        return ToolCall(value["id"], value["name"], args, sig)
     if kind == "tool_result":
         _need(isinstance(value.get("call_id"), str), ptr + "/call_id", "`call_id` must be a string")
-        _need(isinstance(value.get("content"), str), ptr + "/content", "`content` must be a string")
         _need(isinstance(value.get("is_error", False), bool), ptr + "/is_error", "`is_error` must be true or false")
-        return ToolResult(value["call_id"], value["content"], value.get("is_error", False))
-    raise MessageFormatError("request", ptr + "/type",
-                             f"unknown block type {kind!r}; expected text, thinking, tool_call or tool_result")
+        content = value.get("content")
+        if not isinstance(content, str):
+            _need(isinstance(content, list), ptr + "/content", "`content` must be a string or a list of text, "
+                  "image and document blocks")
+            parts = [_block_from_json(p, f"{ptr}/content/{k}") for k, p in enumerate(content)]
+            for k, part in enumerate(parts):
+                _need(isinstance(part, Text | Media), f"{ptr}/content/{k}", "a tool result holds text, image and "
+                      "document blocks")
+            content = tuple(p for p in parts if isinstance(p, Text | Media))
+        return ToolResult(value["call_id"], content, value.get("is_error", False))
+    if kind in ("image", "document"):
+        url, data, media_type = value.get("url"), value.get("data"), value.get("media_type")
+        _need((url is None) != (data is None), ptr, "an image or document has either `url` or `data` (base64)")
+        _need(url is None or (isinstance(url, str) and url != ""), ptr + "/url", "`url` must be a string")
+        _need(media_type is None or isinstance(media_type, str), ptr + "/media_type", "`media_type` must be a string")
+        if data is not None:
+            _need(isinstance(data, str) and _is_base64(data), ptr + "/data", "`data` must be base64")
+            _need(media_type is not None, ptr + "/media_type", "base64 `data` needs its `media_type` "
+                  "(e.g. image/png, application/pdf)")
+        return Media(kind, url, data, media_type)
+    raise MessageFormatError("request", ptr + "/type", f"unknown block type {kind!r}; expected text, thinking, "
+                             "tool_call, tool_result, image or document")
+
+
+def _is_base64(value: str) -> bool:
+    try:
+        base64.b64decode(value, validate=True)
+    except (ValueError, binascii.Error):
+        return False
+    return True
 
 
 def _content(value: Any, ptr: str) -> tuple[Block, ...]:
@@ -177,8 +286,17 @@ def block_to_json(block: Block) -> dict[str, Any]:
             out["signature"] = block.signature
         return out
     if isinstance(block, ToolCall):
-        return {"type": "tool_call", "id": block.id, "name": block.name, "arguments": block.arguments}
-    out = {"type": "tool_result", "call_id": block.call_id, "content": block.content}
+        call: dict[str, Any] = {"type": "tool_call", "id": block.id, "name": block.name, "arguments": block.arguments}
+        if block.signature is not None:
+            call["signature"] = block.signature
+        return call
+    if isinstance(block, Media):
+        media: dict[str, Any] = {"type": block.kind}
+        media.update({k: v for k, v in (("url", block.url), ("data", block.data), ("media_type", block.media_type))
+                      if v is not None})
+        return media
+    content: Any = block.content if isinstance(block.content, str) else [block_to_json(p) for p in block.content]
+    out = {"type": "tool_result", "call_id": block.call_id, "content": content}
     if block.is_error:
         out["is_error"] = True
     return out
@@ -198,14 +316,21 @@ def request_to_json(request: Request) -> dict[str, Any]:
     return out
 
 
+def usage_to_json(u: Usage) -> dict[str, Any]:
+    return {"input_tokens": u.input_tokens, "cache_read_tokens": u.cache_read_tokens,
+            "cache_write_tokens": u.cache_write_tokens, "output_tokens": u.output_tokens,
+            "thinking_tokens": u.thinking_tokens, "total_tokens": u.total_tokens}
+
+
 def response_to_json(response: Response) -> dict[str, Any]:
-    u = response.usage
     out: dict[str, Any] = {
         "content": [block_to_json(b) for b in response.content],
         "finish_reason": response.finish_reason,
-        "usage": {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens,
-                  "thinking_tokens": u.thinking_tokens, "total_tokens": u.total_tokens},
+        "usage": usage_to_json(response.usage),
     }
+    if response.choices:
+        out["choices"] = [{"index": c.index, "content": [block_to_json(b) for b in c.content],
+                           "finish_reason": c.finish_reason} for c in response.choices]
     if response.model is not None:
         out["model"] = response.model
     if response.provider_data:

@@ -9,9 +9,11 @@ from typing import Any
 
 from ..loading import load_tools
 from ..model import CanonicalTool
+from . import media as md
 from .model import (
     THINKING_LEVELS,
     Block,
+    Media,
     Message,
     MessageFormatError,
     Request,
@@ -63,6 +65,23 @@ def _grouped(blocks: list[tuple[str, Block]]) -> tuple[Message, ...]:
     return tuple(out)
 
 
+def _result_content(r: WireReader, value: Any, pointer: str, text_key: str = "text") -> str | tuple[Text | Media, ...]:
+    """A tool result's content: a string, or text and media parts (the provider's part shapes)."""
+    if not isinstance(value, list):
+        return r.text(value, pointer)
+    parts: list[Text | Media] = []
+    for k, raw in enumerate(value):
+        part = r.obj(raw, f"{pointer}/{k}")
+        media = md.from_part(part)
+        if media is not None:
+            parts.append(media)
+        elif isinstance(part.get(text_key), str):
+            parts.append(Text(part[text_key]))
+    if all(isinstance(p, Text) for p in parts):
+        return "".join(p.text for p in parts if isinstance(p, Text))
+    return tuple(parts)
+
+
 def _level_from_budget(minimum: int, maximum: int, budget: int) -> ThinkingLevel:
     return min(THINKING_LEVELS, key=lambda lv: abs(budget_tokens(minimum, maximum, lv) - budget))
 
@@ -95,11 +114,11 @@ def _anthropic(r: WireReader, body: dict[str, Any], model: str) -> Request:
                                                    r.text(b.get("name"), ptr + "/name"),
                                                    r.arguments(b.get("input", {}), ptr + "/input"))))
             elif kind == "tool_result":
-                result = b.get("content", "")
-                if isinstance(result, list):
-                    result = "".join(str(x.get("text", "")) for x in result if isinstance(x, dict))
                 blocks.append((str(role), ToolResult(r.text(b.get("tool_use_id"), ptr + "/tool_use_id"),
-                                                     r.text(result, ptr + "/content"), bool(b.get("is_error", False)))))
+                                                     _result_content(r, b.get("content", ""), ptr + "/content"),
+                                                     bool(b.get("is_error", False)))))
+            elif (media := md.from_part(b)) is not None:
+                blocks.append((str(role), media))
     thinking: ThinkingLevel = "none"
     config = body.get("thinking")
     entry = model_entry("anthropic", model)
@@ -129,10 +148,14 @@ def _chat(r: WireReader, body: dict[str, Any], model: str, limit_key: str) -> Re
             system.append(Text(r.text(content, ptr + "/content")))
         elif role == "tool":
             blocks.append(("user", ToolResult(r.text(m.get("tool_call_id"), ptr + "/tool_call_id"),
-                                              r.text(content, ptr + "/content"))))
+                                              _result_content(r, content, ptr + "/content"))))
         else:
             if isinstance(content, str) and content:
                 blocks.append((str(role), Text(content)))
+            for k, part in enumerate(content if isinstance(content, list) else []):
+                part = r.obj(part, f"{ptr}/content/{k}")
+                media = md.from_part(part)
+                blocks.append((str(role), media if media is not None else Text(str(part.get("text", "")))))
             for j, call in enumerate(m.get("tool_calls") or []):
                 cptr = f"{ptr}/tool_calls/{j}"
                 fn = r.obj(r.obj(call, cptr).get("function"), cptr + "/function")
@@ -153,15 +176,20 @@ def _responses(r: WireReader, body: dict[str, Any], model: str) -> Request:
         if kind == "message":
             content = item.get("content")
             if isinstance(content, list):
-                content = "".join(str(c.get("text", "")) for c in content if isinstance(c, dict))
-            blocks.append((str(item.get("role")), Text(r.text(content, ptr + "/content"))))
+                for k, part in enumerate(content):
+                    part = r.obj(part, f"{ptr}/content/{k}")
+                    media = md.from_part(part)
+                    block: Block = media if media is not None else Text(str(part.get("text", "")))
+                    blocks.append((str(item.get("role")), block))
+            else:
+                blocks.append((str(item.get("role")), Text(r.text(content, ptr + "/content"))))
         elif kind == "function_call":
             blocks.append(("assistant", ToolCall(r.text(item.get("call_id"), ptr + "/call_id"),
                                                  r.text(item.get("name"), ptr + "/name"),
                                                  r.arguments(item.get("arguments", "{}"), ptr + "/arguments"))))
         elif kind == "function_call_output":
             blocks.append(("user", ToolResult(r.text(item.get("call_id"), ptr + "/call_id"),
-                                              r.text(item.get("output"), ptr + "/output"))))
+                                              _result_content(r, item.get("output"), ptr + "/output"))))
     instructions = body.get("instructions")
     reasoning_value = body.get("reasoning")
     reasoning: dict[str, Any] = reasoning_value if isinstance(reasoning_value, dict) else {}
@@ -187,13 +215,18 @@ def _gemini(r: WireReader, body: dict[str, Any], model: str) -> Request:
                 fc = part["functionCall"]
                 name = r.text(fc.get("name"), ptr + "/functionCall/name")
                 args = r.arguments(fc.get("args", {}), ptr + "/functionCall/args")
-                blocks.append((role, ToolCall(fc.get("id") or stable_call_id(j, name, args), name, args)))
+                blocks.append((role, ToolCall(fc.get("id") or stable_call_id(j, name, args), name, args,
+                                              part.get("thoughtSignature"))))
             elif isinstance(part.get("functionResponse"), dict):
                 fr = part["functionResponse"]
                 response = r.obj(fr.get("response", {}), ptr + "/functionResponse/response")
                 error = "error" in response and "content" not in response
                 text = response.get("error" if error else "content", json.dumps(response, ensure_ascii=False))
-                blocks.append((role, ToolResult(str(fr.get("id") or fr.get("name")), str(text), error)))
+                media = [m for p in fr.get("parts") or [] if isinstance(p, dict) and (m := md.from_part(p))]
+                content: str | tuple[Text | Media, ...] = (Text(str(text)), *media) if media else str(text)
+                blocks.append((role, ToolResult(str(fr.get("id") or fr.get("name")), content, error)))
+            elif (inline := md.from_part(part)) is not None:
+                blocks.append((role, inline))
             elif "text" in part:
                 text = r.text(part.get("text"), ptr + "/text")
                 thought = part.get("thought")

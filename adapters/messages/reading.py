@@ -8,6 +8,12 @@ from typing import Any
 from .model import MessageFormatError
 
 
+def _excerpt(text: str, limit: int = 200) -> str:
+    if len(text) <= limit:
+        return json.dumps(text, ensure_ascii=False)
+    return f"{json.dumps(text[:limit], ensure_ascii=False)}… ({len(text)} characters)"
+
+
 class WireReader:
     """Typed access to a provider's JSON that fails with ``MessageFormatError`` naming the provider
     and the pointer (``where``: e.g. \"Gemini response\", \"anthropic request\")."""
@@ -33,6 +39,10 @@ class WireReader:
             raise self.fail(pointer, "expected a string")
         return value
 
+    def maybe_count(self, usage: dict[str, Any], key: str, pointer: str) -> int | None:
+        """A count the provider may leave out: None when it does."""
+        return None if usage.get(key) is None else self.count(usage, key, pointer)
+
     def count(self, usage: dict[str, Any], key: str, pointer: str) -> int:
         value = usage.get(key, 0)
         if value is None:
@@ -48,7 +58,10 @@ class WireReader:
         try:
             value = json.loads(self.text(raw, pointer)) if raw != "" else {}
         except json.JSONDecodeError as exc:
-            raise self.fail(pointer, f"tool-call arguments are not JSON ({exc.msg})") from None
+            # json's own message ends with "starting at" and leaves the place to lineno/colno: say it all.
+            what = exc.msg.removesuffix(" at")
+            raise self.fail(pointer, f"tool-call arguments are not JSON: {what} at character {exc.pos + 1} "
+                            f"of {_excerpt(str(raw))}") from None
         if not isinstance(value, dict):
             raise self.fail(pointer, "tool-call arguments must be a JSON object")
         return value

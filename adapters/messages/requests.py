@@ -10,13 +10,22 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..convert import Conversion, convert
 from ..errors import ToolcastError
-from .model import Message, Request, Text, Thinking, ToolCall
-from .thinking import anthropic_budget, anthropic_max_output, gemini_thinking, model_entry, openai_effort
+from . import media as md
+from .model import Media, Message, Request, Text, Thinking, ToolCall, ToolResult
+from .thinking import (
+    DEFAULT_MODELS,
+    anthropic_budget,
+    anthropic_max_output,
+    gemini_thinking,
+    model_entry,
+    model_provider,
+    openai_effort,
+)
 
 #: Wire formats toolcast writes requests in.
 REQUEST_TARGETS = ("anthropic", "openai", "openai-responses", "gemini", "mistral")
@@ -67,6 +76,17 @@ class _Builder:
     def lose(self, pointer: str, kind: str, message: str) -> None:
         self.losses.append(ContentLoss(self.target, pointer, kind, message))
 
+    def fit_output_limit(self, limit: int, budget: int, label: str) -> int:
+        """The one policy for every provider that counts thinking inside its output limit (Anthropic
+        ``max_tokens``, Gemini 2.5 ``maxOutputTokens``): a budget that does not fit below the limit
+        raises the limit to budget + limit, so the requested output still fits after the thinking,
+        and the raise is reported. (OpenAI and Mistral take an effort, not a number: nothing to fit.)"""
+        if limit > budget:
+            return limit
+        self.lose("/max_output_tokens", "max_tokens", f"{label} raised from {limit} to {budget + limit}: "
+                  f"the thinking budget ({budget}) is counted inside it")
+        return budget + limit
+
     def mistral_id(self, original: str, pointer: str) -> str:
         """Mistral takes tool-call ids of exactly nine letters or digits: others are replaced by one
         derived from them (the same for a call and its result), and the replacement is reported."""
@@ -76,6 +96,14 @@ class _Builder:
         self.lose(pointer, "call_id", f"call id {original!r} is sent as {digest!r} (Mistral takes nine letters "
                   "or digits)")
         return digest
+
+    def assistant_media(self, ptr: str, role: str, block: Any) -> bool:
+        """Media in an assistant turn: no provider takes it back there (reported, True)."""
+        if isinstance(block, Media) and role == "assistant":
+            self.lose(ptr, "media", f"{self.target} takes images and documents from users and tools only; this "
+                      f"{block.kind} in an assistant turn is left out")
+            return True
+        return False
 
     def name(self, call: ToolCall) -> str:
         return self.names.get(call.name, call.name)
@@ -87,12 +115,28 @@ class _Builder:
         return [(f"/messages/{i}/content/{j}", b) for j, b in enumerate(message.content)]
 
 
-def to_wire(request: Request, target: str) -> WireRequest:
+_OWNERS = {"anthropic": "an Anthropic", "openai": "an OpenAI", "gemini": "a Gemini", "mistral": "a Mistral"}
+
+
+def to_wire(request: Request, target: str, *, model: str | None = None) -> WireRequest:
     """The request as ``target``'s API takes it: anthropic (Messages), openai (Chat Completions),
-    openai-responses (Responses) or gemini (generateContent)."""
+    openai-responses (Responses), gemini (generateContent) or mistral. ``model`` (``--model``) replaces
+    the request's; without it, a request whose model belongs to another provider is sent for the
+    target's default model (``DEFAULT_MODELS``), reported as a loss at ``/model``."""
     if target not in REQUEST_TARGETS:
         raise ToolcastError(f"unknown request target {target!r}; expected one of: {', '.join(REQUEST_TARGETS)}")
+    family = "openai" if target == "openai-responses" else target
+    owner = model_provider(request.model)
+    notice = None
+    if model is not None:
+        request = replace(request, model=model)
+    elif owner is not None and owner != family:
+        notice = (f"{request.model!r} is {_OWNERS[owner]} model; sent for {DEFAULT_MODELS[target]!r}, "
+                  f"{target}'s default (choose one with --model)")
+        request = replace(request, model=DEFAULT_MODELS[target])
     b = _Builder(request, target)
+    if notice is not None:
+        b.lose("/model", "model", notice)
     body = {"anthropic": _anthropic, "openai": _openai_chat, "openai-responses": _openai_responses,
             "gemini": _gemini, "mistral": _mistral}[target](b)
     return WireRequest(target, body, tuple(b.losses), b.conversions)
@@ -117,9 +161,12 @@ def _anthropic(b: _Builder) -> dict[str, Any]:
                            "signature and is left out")
             elif isinstance(block, ToolCall):
                 content.append({"type": "tool_use", "id": block.id, "name": b.name(block), "input": block.arguments})
+            elif isinstance(block, Media):
+                if not b.assistant_media(ptr, m.role, block) and (part := md.anthropic(block, ptr, b.lose)):
+                    content.append(part)
             else:
                 result: dict[str, Any] = {"type": "tool_result", "tool_use_id": block.call_id,
-                                          "content": block.content}
+                                          "content": _anthropic_result(b, ptr, block)}
                 if block.is_error:
                     result["is_error"] = True
                 content.append(result)
@@ -129,15 +176,31 @@ def _anthropic(b: _Builder) -> dict[str, Any]:
     if req.thinking != "none":
         budget = anthropic_budget(req.model, req.thinking)
         out["thinking"] = {"type": "enabled", "budget_tokens": budget}
-        if limit <= budget:
-            # Anthropic counts thinking inside max_tokens and needs it larger than the budget.
-            b.lose("/max_output_tokens", "max_tokens", f"max_tokens raised from {limit} to {budget + limit}: "
-                   f"Anthropic counts the thinking budget ({budget}) inside it")
-            limit = budget + limit
+        limit = b.fit_output_limit(limit, budget, "max_tokens")  # the API also needs max_tokens > budget
     out["max_tokens"] = limit
     if req.tools:
         out["tools"] = [c.output for c in b.conversions]
     return out
+
+
+def _anthropic_result(b: _Builder, ptr: str, block: ToolResult) -> Any:
+    if isinstance(block.content, str):
+        return block.content
+    parts: list[dict[str, Any]] = []
+    for k, part in enumerate(block.content):
+        if isinstance(part, Text):
+            parts.append({"type": "text", "text": part.text})
+        elif (converted := md.anthropic(part, f"{ptr}/content/{k}", b.lose)) is not None:
+            parts.append(converted)
+    return parts
+
+
+def _text_only_result(b: _Builder, ptr: str, block: ToolResult, where: str) -> str:
+    """Providers whose tool results hold text only: the media parts are reported and left out."""
+    for k, part in enumerate(block.content if not isinstance(block.content, str) else ()):
+        if isinstance(part, Media):
+            b.lose(f"{ptr}/content/{k}", "media", f"{where} holds text only; this {part.kind} is left out")
+    return block.text
 
 
 def _mistral(b: _Builder) -> dict[str, Any]:
@@ -156,23 +219,32 @@ def _openai_chat(b: _Builder, call_id: Callable[[str, str], str] | None = None) 
         messages.append({"role": "system", "content": b.system_text()})
     for i, m in enumerate(req.messages):
         texts: list[str] = []
+        parts: list[dict[str, Any]] = []  # user media, with the texts as text parts when there is any
         calls: list[dict[str, Any]] = []
         for ptr, block in b.blocks(i, m):
             if isinstance(block, Text):
                 texts.append(block.text)
+                parts.append({"type": "text", "text": block.text})
+            elif isinstance(block, Media):
+                if not b.assistant_media(ptr, m.role, block) and (
+                        part := md.chat(block, ptr, b.lose, mistral=b.target == "mistral")):
+                    parts.append(part)
             elif isinstance(block, Thinking):
                 b.lose(ptr, "thinking", "Chat Completions has no thinking blocks; left out")
             elif isinstance(block, ToolCall):
                 calls.append({"id": ids(block.id, ptr), "type": "function", "function": {
                     "name": b.name(block), "arguments": json.dumps(block.arguments, ensure_ascii=False)}})
             else:
-                messages.append({"role": "tool", "tool_call_id": ids(block.call_id, ptr), "content": block.content})
+                messages.append({"role": "tool", "tool_call_id": ids(block.call_id, ptr),
+                                 "content": _text_only_result(b, ptr, block, f"a {b.target} tool message")})
         if m.role == "assistant":
             msg: dict[str, Any] = {"role": "assistant", "content": "".join(texts) if texts else None}
             if calls:
                 msg["tool_calls"] = calls
             if texts or calls:
                 messages.append(msg)
+        elif len(parts) > len(texts):
+            messages.append({"role": "user", "content": parts})
         elif texts:
             messages.append({"role": "user", "content": "".join(texts)})
     out: dict[str, Any] = {"model": req.model, "messages": messages}
@@ -197,8 +269,14 @@ def _openai_responses(b: _Builder) -> dict[str, Any]:
             elif isinstance(block, ToolCall):
                 items.append({"type": "function_call", "call_id": block.id, "name": b.name(block),
                               "arguments": json.dumps(block.arguments, ensure_ascii=False)})
+            elif isinstance(block, Media):
+                if not b.assistant_media(ptr, m.role, block):
+                    items.append({"role": "user", "content": [md.responses(block)]})
             else:
-                items.append({"type": "function_call_output", "call_id": block.call_id, "output": block.content})
+                output: Any = block.content if isinstance(block.content, str) else [
+                    {"type": "input_text", "text": p.text} if isinstance(p, Text) else md.responses(p)
+                    for p in block.content]
+                items.append({"type": "function_call_output", "call_id": block.call_id, "output": output})
     out: dict[str, Any] = {"model": req.model, "input": items}
     if req.system:
         out["instructions"] = b.system_text()
@@ -229,15 +307,30 @@ def _gemini(b: _Builder) -> dict[str, Any]:
                 parts.append(part)
             elif isinstance(block, ToolCall):
                 b.call_names[block.id] = b.name(block)
-                parts.append({"functionCall": {"id": block.id, "name": b.name(block), "args": block.arguments}})
+                call_part: dict[str, Any] = {"functionCall": {"id": block.id, "name": b.name(block),
+                                                              "args": block.arguments}}
+                if block.signature and _is_base64(block.signature):
+                    call_part["thoughtSignature"] = block.signature
+                elif block.signature:
+                    b.lose(ptr, "signature", "the tool call's signature is not a Gemini thought signature (base64); "
+                           "sent without it")
+                parts.append(call_part)
+            elif isinstance(block, Media):
+                if not b.assistant_media(ptr, m.role, block) and (inline := md.gemini(block, ptr, b.lose)):
+                    parts.append(inline)
             else:
                 name = b.call_names.get(block.call_id)
                 if name is None:
                     raise ToolcastError(f"gemini: the tool result at {ptr} answers call {block.call_id!r}, which no "
                                         "earlier message makes (Gemini needs the function's name)")
                 key = "error" if block.is_error else "content"
-                parts.append({"functionResponse": {"id": block.call_id, "name": name,
-                                                   "response": {key: block.content}}})
+                response: dict[str, Any] = {"id": block.call_id, "name": name, "response": {key: block.text}}
+                media = [(k, p) for k, p in enumerate(block.content) if isinstance(p, Media)] if not isinstance(
+                    block.content, str) else []
+                converted = [md.gemini(p, f"{ptr}/content/{k}", b.lose) for k, p in media]
+                if any(converted):  # multimodal function responses: media as the response's own parts
+                    response["parts"] = [c for c in converted if c]
+                parts.append({"functionResponse": response})
         contents.append({"role": "model" if m.role == "assistant" else "user", "parts": parts})
     out: dict[str, Any] = {"model": req.model, "contents": contents}
     if req.system:
@@ -255,6 +348,9 @@ def _gemini(b: _Builder) -> dict[str, Any]:
         if level is not None and level.lower() != req.thinking:
             b.lose("/thinking", "thinking", f"thinking {req.thinking!r} is sent as Gemini's level {level}")
         config["thinkingConfig"] = thinking
+        budget = thinking.get("thinkingBudget")
+        if req.max_output_tokens is not None and isinstance(budget, int):
+            config["maxOutputTokens"] = b.fit_output_limit(req.max_output_tokens, budget, "maxOutputTokens")
     if config:
         out["generationConfig"] = config
     if req.tools:

@@ -17,6 +17,22 @@ def _table() -> dict[str, Any]:
     return data
 
 
+#: The model a request is sent for when its own model belongs to another provider (and no ``--model``).
+DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-5", "openai-responses": "gpt-5",
+                  "gemini": "gemini-2.5-flash", "mistral": "mistral-medium-latest"}
+_FAMILIES = (("claude", "anthropic"), ("gemini", "gemini"), ("gpt", "openai"), ("o1", "openai"), ("o3", "openai"),
+             ("o4", "openai"), ("chatgpt", "openai"), ("mistral", "mistral"), ("magistral", "mistral"),
+             ("codestral", "mistral"), ("devstral", "mistral"), ("ministral", "mistral"), ("pixtral", "mistral"),
+             ("open-mistral", "mistral"))
+
+
+def model_provider(model: str) -> str | None:
+    """The provider whose model this is, by its name's prefix (None for a name toolcast does not know:
+    a fine-tune or a deployment name is then taken as meant for any target)."""
+    lowered = model.lower()
+    return next((provider for prefix, provider in _FAMILIES if lowered.startswith(prefix)), None)
+
+
 def model_entry(provider: str, model: str) -> dict[str, Any] | None:
     """The table's entry for ``model`` (longest matching prefix), or None."""
     best: dict[str, Any] | None = None

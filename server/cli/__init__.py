@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "explain_cmd",
     "providers_cmd",
     "messages_cmd",
+    "snapshot_cmd",
 )
 
 
@@ -49,7 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    from .mcp_common import split_command
+
+    own, server_command = split_command(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(own)
+    if server_command is not None:
+        args.mcp_command = server_command
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help(sys.stderr)

@@ -1,6 +1,8 @@
-"""``toolcast check PATH...``: every finding in the given tool files and folders.
+"""``toolcast check PATH...``: every finding in the given tool files and folders;
+``toolcast check --mcp -- COMMAND [ARGS...]`` / ``--mcp-url URL``: every finding in the tools a live
+MCP server lists, located as ``mcp:<server>/<tool>#<pointer inside the tool>``.
 
-Exit status: 0 no errors, 1 errors found, 2 usage error or unreadable input."""
+Exit status: 0 no errors, 1 errors found, 2 usage error, unreadable input or an unreachable server."""
 
 from __future__ import annotations
 
@@ -35,10 +37,13 @@ _PROGRESS_MIN_FILES = 20
 def register(subparsers: Any) -> None:
     from toolcast.adapters.targets import TARGETS
 
-    p = subparsers.add_parser("check", help="check tool files and folders; exit 1 when errors are found")
+    from .mcp_common import add_source_arguments
+
+    p = subparsers.add_parser("check", help="check tool files and folders, or a live MCP server's tools; "
+                                            "exit 1 when errors are found")
     p.add_argument(
         "paths",
-        nargs="+",
+        nargs="*",
         metavar="PATH",
         help="tool files or folders (folders: files matching "
         "the configured globs, or any .json/.jsonc holding tools)",
@@ -59,6 +64,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--ignore", action="append", metavar="CODE", help="skip these codes or prefixes")
     p.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    add_source_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -115,38 +121,133 @@ def _content_is_tools(report: Any) -> bool:
     return bool(report.is_tool_file and report.tools and not any(f.code == "TC105" for f in report.findings))
 
 
+def _configured(folder: Path, args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
+    with the command line's --target, --select and --ignore applied; and its problems."""
+    from toolcast.adapters.checks import load_config
+
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    cfg, problems = load_config(folder)
+    if args.target:
+        cfg = replace(cfg, targets=tuple(t for t in cfg.targets if t in args.target) or tuple(args.target))
+    if select:
+        cfg = replace(cfg, select=select)
+    if ignore:
+        cfg = replace(cfg, ignore=cfg.ignore + ignore)
+    return cfg, problems
+
+
+def _bad_codes(args: argparse.Namespace) -> bool:
+    codes = _codes(args.select) + _codes(args.ignore)
+    bad = [c for c in codes if not (c.startswith("TC") and c[2:].isdigit() and len(c) <= 5)]
+    if bad:
+        print(f"toolcast check: not a rule code or prefix: {', '.join(bad)}", file=sys.stderr)
+    return bool(bad)
+
+
 def run(args: argparse.Namespace) -> int:
-    from toolcast.adapters.checks import CheckConfig, check_document, check_names_across, load_config
+    from .mcp_common import wants_server
+
+    if wants_server(args) or args.mcp_command:
+        if args.paths:
+            print("toolcast check: give tool files or a server (--mcp / --mcp-url), not both", file=sys.stderr)
+            return 2
+        return run_server(args)
+    if not args.paths:
+        print("toolcast check: give tool files or folders, or a server: --mcp -- COMMAND [ARGS...] or "
+              "--mcp-url URL", file=sys.stderr)
+        return 2
+    return run_files(args)
+
+
+def run_server(args: argparse.Namespace) -> int:
+    """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
+    from toolcast.adapters.checks import check_document
     from toolcast.adapters.checks.engine import config_findings
-    from toolcast.adapters.checks.findings import Finding, Severity
-    from toolcast.adapters.checks.formats import Located, as_github, as_human, as_json, as_sarif
+    from toolcast.adapters.checks.formats import Located
+
+    from .mcp_common import fetch_document, tool_location
+
+    if _bad_codes(args):
+        return 2
+    cfg, problems = _configured(Path.cwd(), args)
+    live = fetch_document(args, "check")
+    if live is None:
+        return 2
+    located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
+                                                                              strict=True)]
+    report = check_document(live.text, config=cfg)
+    for item in _locate(f"mcp:{live.server}", live.text, list(report.findings), args.format):
+        where, _inner = tool_location(live.server, item.finding.pointer, live.tools)
+        located.append(replace(item, where=where, line_text=""))
+    return _emit(located, args, f"{len(live.tools)} tool(s) of MCP server {live.server} checked")
+
+
+def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:
+    from toolcast.adapters.checks.formats import Located
     from toolcast.adapters.checks.positions import Positions
 
+    findings.sort(key=lambda x: (x.span[0], x.span[1], x.code))
+    pos = Positions(text) if findings else None
+    out = []
+    for finding in findings:
+        assert pos is not None
+        line, col = pos.line_col(finding.span[0])
+        end_line, end_col = pos.line_col(finding.span[1])
+        out.append(Located(shown, finding, line + 1, col + 1, end_line + 1, end_col + 1,
+                           pos.line_text(line) if fmt == "human" else ""))
+    return out
+
+
+def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: int = 0) -> int:
+    """Print ``located`` in the chosen format; the exit status."""
+    from toolcast.adapters.checks.findings import Severity
+    from toolcast.adapters.checks.formats import as_github, as_human, as_json, as_sarif
+
+    if args.format == "json":
+        print(as_json(located))
+    elif args.format == "sarif":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            ver = version("toolcast")
+        except PackageNotFoundError:
+            ver = "0"
+        print(as_sarif(located, ver))
+    elif args.format == "github":
+        if located:
+            print(as_github(located))
+    else:
+        if located:
+            print(as_human(located, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
+        errors = sum(1 for i in located if i.finding.severity == Severity.ERROR)
+        others = len(located) - errors
+        print(f"{summary}: {errors} error(s), {others} other finding(s)", file=sys.stderr if located else sys.stdout)
+    if status:
+        return status
+    return 1 if any(i.finding.severity == Severity.ERROR for i in located) else 0
+
+
+def run_files(args: argparse.Namespace) -> int:
+    from toolcast.adapters.checks import CheckConfig, check_document, check_names_across
+    from toolcast.adapters.checks.engine import config_findings
+    from toolcast.adapters.checks.findings import Finding
+    from toolcast.adapters.checks.formats import Located
+
     status = 0
-    select, ignore = _codes(args.select), _codes(args.ignore)
     configs: dict[Path, tuple[CheckConfig, list[Any]]] = {}
     config_problems: dict[str, list[Any]] = {}
 
     def config_for(path: Path) -> CheckConfig:
         folder = path if path.is_dir() else path.parent
         if folder not in configs:
-            cfg, problems = load_config(folder)
+            cfg, problems = _configured(folder, args)
             if problems:
                 config_problems.setdefault(problems[0].source, problems)
-            if args.target:
-                cfg = replace(
-                    cfg, targets=tuple(t for t in cfg.targets if t in args.target) or tuple(args.target)
-                )
-            if select:
-                cfg = replace(cfg, select=select)
-            if ignore:
-                cfg = replace(cfg, ignore=cfg.ignore + ignore)
             configs[folder] = (cfg, problems)
         return configs[folder][0]
 
-    bad_codes = [c for c in select + ignore if not (c.startswith("TC") and c[2:].isdigit() and len(c) <= 5)]
-    if bad_codes:
-        print(f"toolcast check: not a rule code or prefix: {', '.join(bad_codes)}", file=sys.stderr)
+    if _bad_codes(args):
         return 2
 
     # Which files: explicit files always; in folders, glob matches always and other .json/.jsonc only
@@ -202,46 +303,6 @@ def run(args: argparse.Namespace) -> int:
         for problem in config_findings(problems):
             located.append(Located(source, problem, 1, 1, 1, 1))
     for shown, report in reports.items():
-        text = texts[shown]
         findings: list[Finding] = list(report.findings) + list(across.get(shown, ()))
-        findings.sort(key=lambda x: (x.span[0], x.span[1], x.code))
-        pos = Positions(text) if findings else None
-        for finding in findings:
-            assert pos is not None
-            line, col = pos.line_col(finding.span[0])
-            end_line, end_col = pos.line_col(finding.span[1])
-            located.append(
-                Located(
-                    shown,
-                    finding,
-                    line + 1,
-                    col + 1,
-                    end_line + 1,
-                    end_col + 1,
-                    pos.line_text(line) if args.format == "human" else "",
-                )
-            )
-
-    if args.format == "json":
-        print(as_json(located))
-    elif args.format == "sarif":
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            ver = version("toolcast")
-        except PackageNotFoundError:
-            ver = "0"
-        print(as_sarif(located, ver))
-    elif args.format == "github":
-        if located:
-            print(as_github(located))
-    else:
-        if located:
-            print(as_human(located, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
-        errors = sum(1 for i in located if i.finding.severity == Severity.ERROR)
-        others = len(located) - errors
-        summary = f"{len(reports)} file(s) checked: {errors} error(s), {others} other finding(s)"
-        print(summary, file=sys.stderr if located else sys.stdout)
-    if status:
-        return status
-    return 1 if any(i.finding.severity == Severity.ERROR for i in located) else 0
+        located.extend(_locate(shown, texts[shown], findings, args.format))
+    return _emit(located, args, f"{len(reports)} file(s) checked", status)

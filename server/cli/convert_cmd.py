@@ -1,4 +1,6 @@
-"""``toolcast convert FILE --to TARGET``: the provider's JSON on stdout, each loss on stderr."""
+"""``toolcast convert FILE --to TARGET``: the provider's JSON on stdout, each loss on stderr.
+``toolcast convert --mcp -- COMMAND [ARGS...] --to TARGET`` (or ``--mcp-url URL``) converts the tools a
+live MCP server lists; its losses are located as ``mcp:<server>/<tool>#<pointer inside the tool>``."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from toolcast.adapters.targets import SHAPES, TARGETS, TargetOptions
 def register(sub: Any) -> None:
     p = sub.add_parser("convert", help="convert tool definitions to a provider's format",
                        description="Print FILE's tools in TARGET's format; report every loss on stderr.")
-    p.add_argument("file", help="tool file (JSON); - reads standard input")
+    p.add_argument("file", nargs="?", help="tool file (JSON); - reads standard input")
     p.add_argument("--to", required=True, choices=TARGETS, metavar="TARGET", help=", ".join(TARGETS))
     p.add_argument("--from", dest="shape", choices=SHAPES, metavar="SHAPE",
                    help="input shape, when detection guesses wrong: " + ", ".join(SHAPES))
@@ -32,6 +34,9 @@ def register(sub: Any) -> None:
     p.add_argument("--tool", help="convert only the tool with this name")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--out", help="write the output to this file (atomically) instead of stdout")
+    from .mcp_common import add_source_arguments
+
+    add_source_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -53,8 +58,25 @@ def render(value: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .mcp_common import wants_server
+
+    live = None
+    if wants_server(args) or getattr(args, "mcp_command", None):
+        if args.file is not None:
+            print("toolcast convert: give a tool file or a server (--mcp / --mcp-url), not both", file=sys.stderr)
+            return 2
+        from .mcp_common import fetch_document
+
+        live = fetch_document(args, "convert")
+        if live is None:
+            return 2
+        args.file = f"mcp:{live.server}"
+    elif args.file is None:
+        print("toolcast convert: give a tool file (- for standard input), or a server: --mcp -- COMMAND [ARGS...] "
+              "or --mcp-url URL", file=sys.stderr)
+        return 2
     try:
-        text = read_source(args.file)
+        text = read_source(args.file) if live is None else live.text
         parsed = parse(text)
         if parsed.errors:
             e = parsed.errors[0]
@@ -79,6 +101,11 @@ def run(args: argparse.Namespace) -> int:
     index = LineIndex(text)
     records = [_record(args.file, parsed, index, lt, loss)
                for lt, conv in zip(loaded, conversions, strict=True) for loss in conv.losses]
+    if live is not None:
+        from .mcp_common import tool_location
+
+        for r in records:
+            r["location"] = tool_location(live.server, r["document_pointer"], live.tools)[0]
     ok = all(c.ok for c in conversions)
     if args.format == "json":
         roundtrip = [c.roundtrip for c in conversions]
@@ -86,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
                    "roundtrip": roundtrip[0] if len(roundtrip) == 1 else roundtrip}
         return _emit(args, render(payload), ok)
     for r in records:
-        print(f"{r['path']}:{r['line']}:{r['column']}: {r['target']}: {r['message']} "
-              f"({r['action']}, {r['effect']})", file=sys.stderr)
+        where = r.get("location") or f"{r['path']}:{r['line']}:{r['column']}"
+        print(f"{where}: {r['target']}: {r['message']} ({r['action']}, {r['effect']})", file=sys.stderr)
     if not ok:
         print(f"toolcast: {args.to} cannot express this tool without changing its meaning; nothing written",
               file=sys.stderr)
@@ -110,7 +137,8 @@ def _emit(args: argparse.Namespace, text: str, ok: bool) -> int:
     """Output to --out (only a successful conversion is written to a file) or stdout."""
     if args.out and ok:
         try:
-            write_atomic(Path(args.out), text, source=None if args.file == "-" else Path(args.file))
+            source = None if args.file == "-" or args.file.startswith("mcp:") else Path(args.file)
+            write_atomic(Path(args.out), text, source=source)
         except ToolcastError as exc:
             print(f"toolcast: {exc}", file=sys.stderr)
             return 2

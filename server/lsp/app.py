@@ -18,7 +18,7 @@ from typing import Any
 
 from lsprotocol import types as t
 
-from . import actions, views
+from . import actions, mcp_config, views
 from .diagnostics import RawJson
 from .documents import Document, uri_to_path
 from .session import ClientSession
@@ -28,6 +28,7 @@ log = logging.getLogger("toolcast.server")
 
 
 server = ToolcastServer()
+mcp_config.register(server)  # "Check tools of <server>" in MCP client configuration files
 
 
 @server.feature(t.INITIALIZE)

@@ -20,6 +20,7 @@ class ClientSession:
     diagnostic_refresh: bool = False  # `workspace/diagnostic/refresh`
     code_lens_refresh: bool = False  # `workspace/codeLens/refresh`
     work_done_progress: bool = False
+    show_document: bool = False  # `window/showDocument`
     watch_registration: bool = False  # dynamic registration of watched files
     config_registration: bool = False  # dynamic registration of configuration changes
     configuration: bool = False  # `workspace/configuration`
@@ -43,6 +44,7 @@ class ClientSession:
             diagnostic_refresh=bool(diag is not None and diag.refresh_support),
             code_lens_refresh=bool(lens is not None and lens.refresh_support),
             work_done_progress=bool(window and window.work_done_progress),
+            show_document=bool(window and window.show_document and window.show_document.support),
             watch_registration=bool(watch is not None and watch.dynamic_registration),
             config_registration=bool(conf is not None and conf.dynamic_registration),
             configuration=bool(ws is not None and ws.configuration),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types as t
 
+from . import mcp_config
 from .state import ToolcastServer
 
 
@@ -66,6 +67,8 @@ def document_symbol(ls: ToolcastServer, params: t.DocumentSymbolParams) -> list[
 
 def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
     doc = ls.documents.get(params.text_document.uri)
+    if doc is not None and mcp_config.is_config(doc.path):
+        return mcp_config.code_lenses(ls, doc)
     report = ls.report(doc) if doc else None
     if doc is None or report is None:
         return []

@@ -37,8 +37,9 @@ def test_response_from_gemini_and_clear_errors(tmp_path: Path) -> None:
     run = _run("response", "-", "--from", "gemini", stdin=json.dumps(wire))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == {"content": [{"type": "text", "text": "Hi"}], "finish_reason": "stop",
-                                      "usage": {"input_tokens": 3, "output_tokens": 2, "thinking_tokens": 0,
-                                                "total_tokens": 5}}
+                                      "usage": {"input_tokens": 3, "cache_read_tokens": 0,
+                                                "cache_write_tokens": 0, "output_tokens": 2,
+                                                "thinking_tokens": 0, "total_tokens": 5}}
     bad = _run("response", "-", "--from", "openai", stdin='{"choices": []}')
     assert bad.returncode == 2 and "OpenAI Chat Completions response: no choices" in bad.stderr
     assert "Traceback" not in bad.stderr

@@ -79,7 +79,10 @@ def test_request_file_round_trips_through_its_json_form() -> None:
 @pytest.mark.parametrize(("value", "pointer"), [
     ({"messages": []}, "/model"),
     ({"model": "m", "messages": [{"role": "system", "content": "x"}]}, "/messages/0/role"),
-    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image"}]}]}, "/messages/0/content/0/type"),
+    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "video"}]}]}, "/messages/0/content/0/type"),
+    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image"}]}]}, "/messages/0/content/0"),
+    ({"model": "m", "messages": [{"role": "user", "content": [{"type": "image", "data": "iVBORw0KGgo="}]}]},
+     "/messages/0/content/0/media_type"),
     ({"model": "m", "messages": [], "thinking": "max"}, "/thinking"),
     ({"model": "m", "messages": [], "max_output_tokens": -1}, "/max_output_tokens"),
     ({"model": "m", "messages": [], "tools": [{"nothing": 1}]}, "/tools"),
@@ -151,8 +154,10 @@ def test_gemini_request() -> None:
     assert [c["role"] for c in body["contents"]] == ["user", "model", "user"]
     # Anthropic's signature is no Gemini thought signature: sent without it, and said so.
     assert body["contents"][1]["parts"][0] == {"text": "Call the tool.", "thought": True}
-    assert [(x.kind, x.pointer) for x in wire.losses] == [("signature", "/messages/1/content/0")]
-    assert body["generationConfig"] == {"maxOutputTokens": 4096,
+    assert [(x.kind, x.pointer) for x in wire.losses] == [("signature", "/messages/1/content/0"),
+                                                          ("max_tokens", "/max_output_tokens")]
+    # Gemini 2.5 counts thoughts inside maxOutputTokens: the same policy as Anthropic's max_tokens.
+    assert body["generationConfig"] == {"maxOutputTokens": 21888 + 4096,
                                         "thinkingConfig": {"thinkingBudget": 21888, "includeThoughts": True}}
     response = body["contents"][2]["parts"][0]["functionResponse"]
     assert response == {"id": "call_1", "name": "get_weather", "response": {"content": "18 C"}}
@@ -179,10 +184,10 @@ def test_anthropic_response() -> None:
     resp = from_wire(json.loads(msg.model_dump_json()), "anthropic")
     assert resp.content == (Thinking("I should call it", "s1"), Text("Checking."),
                             ToolCall("toolu_1", "get_weather", {"city": "Paris"}))
-    assert resp.finish_reason == "tool_use" and resp.usage == Usage(50, 100, 0, 150)
+    assert resp.finish_reason == "tool_use" and resp.usage == Usage(50, 100, 150, 0, 0, None)
     seed = {"content": [{"type": "thinking", "text": "x"}], "stop_reason": "end_turn",
             "usage": {"input_tokens": 50, "output_tokens": 100, "thinking_tokens": 20}}
-    assert from_wire(seed, "anthropic").usage == Usage(50, 100, 20, 170)  # seed 004's numbers
+    assert from_wire(seed, "anthropic").usage == Usage(50, 120, 170, thinking_tokens=20)  # seed 004's numbers
 
 
 def test_openai_chat_response_splits_reasoning_tokens_and_parses_arguments() -> None:
@@ -197,7 +202,7 @@ def test_openai_chat_response_splits_reasoning_tokens_and_parses_arguments() -> 
                   "completion_tokens_details": {"reasoning_tokens": 20}}})
     resp = from_wire(json.loads(completion.model_dump_json()), "openai")
     assert resp.content == (ToolCall("call_1", "get_weather", {"city": "Paris", "unit": None}),)
-    assert resp.finish_reason == "tool_use" and resp.usage == Usage(50, 100, 20, 170)
+    assert resp.finish_reason == "tool_use" and resp.usage == Usage(50, 120, 170, thinking_tokens=20)
     broken = json.loads(completion.model_dump_json())
     broken["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = '{"city": '
     with pytest.raises(MessageFormatError, match=r"OpenAI Chat Completions response.*not JSON") as err:
@@ -220,12 +225,12 @@ def test_openai_responses_response() -> None:
                   "output_tokens_details": {"reasoning_tokens": 20}}})
     resp = from_wire(json.loads(response.model_dump_json()), "openai-responses")
     assert resp.content == (Thinking("Thinking it over"), Text("I'm well"))
-    assert resp.finish_reason == "stop" and resp.usage == Usage(50, 100, 20, 170)
+    assert resp.finish_reason == "stop" and resp.usage == Usage(50, 120, 170, thinking_tokens=20)
     assert resp.provider_data == {"reasoning_ids": ["rs_1"]}
     seed = {"output": [], "status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
             "usage": {"prompt_tokens": 50, "completion_tokens": 120,
                       "completion_tokens_details": {"reasoning_tokens": 20}}}
-    assert from_wire(seed, "openai-responses").usage == Usage(50, 100, 20, 170)  # seed 004's field names
+    assert from_wire(seed, "openai-responses").usage == Usage(50, 120, 170, thinking_tokens=20)  # seed's names
     assert from_wire(seed, "openai-responses").finish_reason == "length"
 
 
@@ -246,7 +251,7 @@ def test_gemini_response_generates_stable_call_ids() -> None:
     assert isinstance(call, ToolCall) and call.name == "get_weather" and call.arguments == {"city": "Paris"}
     assert call.id == stable_call_id(1, "get_weather", {"city": "Paris"}) and len(call.id) == 22
     assert from_wire(wire, "gemini").content == resp.content  # the same response, the same ids
-    assert resp.finish_reason == "tool_use" and resp.usage == Usage(50, 100, 20, 170)
+    assert resp.finish_reason == "tool_use" and resp.usage == Usage(50, 120, 170, thinking_tokens=20)
     assert resp.model == "gemini-2.5-pro" and resp.provider_data["thought_signatures"]
     chosen = from_wire(wire, "gemini", call_ids=lambda i, name, args: f"id-{i}")
     assert chosen.content[1] == ToolCall("id-1", "get_weather", {"city": "Paris"})
@@ -298,7 +303,7 @@ def test_mistral_request_and_response() -> None:
                                                                      "arguments": {"city": "Paris"}}}]}}]})
     resp = from_wire(json.loads(response.model_dump_json()), "mistral")
     assert resp.content == (ToolCall("abc123XYZ", "get_weather", {"city": "Paris"}),)
-    assert resp.finish_reason == "tool_use" and resp.usage == Usage(10, 5, 0, 15)
+    assert resp.finish_reason == "tool_use" and resp.usage == Usage(10, 5, 15)
 
 
 MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "o3", "openai-responses": "o3", "gemini": "gemini-2.5-pro",
@@ -327,7 +332,7 @@ def test_request_round_trip_keeps_everything_not_reported_lost(target: str) -> N
             del container[int(parts[-1])]
     assert got == want
     assert {loss.kind for loss in wire.losses} == {
-        "anthropic": {"max_tokens"}, "openai": {"thinking"}, "openai-responses": {"thinking"}, "gemini": set(),
+        "anthropic": {"max_tokens"}, "openai": {"thinking"}, "openai-responses": {"thinking"}, "gemini": {"max_tokens"},
         "mistral": {"thinking"}}[target]
 
 

@@ -24,7 +24,9 @@ def test_tool_calls_results_and_arguments_are_checked() -> None:
             {"type": "tool_call", "id": "c2", "name": "get_time", "arguments": {}}]},
         {"role": "user", "content": [{"type": "tool_result", "call_id": "c9", "content": "?"}]}]}
     assert _codes(value) == [
+        ("TC807", "/messages/0/content/0/id", '"c1"'),  # answered by no result in the next message
         ("TC805", "/messages/0/content/0/arguments/city", "5"),
+        ("TC807", "/messages/0/content/1/id", '"c2"'),
         ("TC802", "/messages/0/content/1/name", '"get_time"'),
         ("TC803", "/messages/1/content/0/call_id", '"c9"'),
     ]

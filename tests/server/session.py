@@ -17,6 +17,10 @@ def client_fixture(preset: str, initialization_options: dict[str, Any] | None = 
         def register(params: t.RegistrationParams) -> None:  # accept the server's dynamic registrations
             return None
 
+        @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+        def lens_refresh(params: None) -> None:  # the presets declare refreshSupport: answer as an editor does
+            return None
+
         await lsp_client.initialize_session(t.InitializeParams(
             capabilities=client_capabilities(preset), initialization_options=initialization_options))
         yield

@@ -31,6 +31,10 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):  #
     def register(params: t.RegistrationParams) -> None:  # accept the server's dynamic registrations
         return None
 
+    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+    def lens_refresh(params: None) -> None:  # the presets declare refreshSupport: answer as an editor does
+        return None
+
     # Which version each push was for: a test waits for the publish of the version it sent, not for
     # whichever notification comes next (the server may publish a version twice, e.g. after indexing).
     published: dict[str, int | None] = {}

@@ -38,7 +38,7 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient, wor
         return None
 
     @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
-    def refresh_lenses(params: None) -> None:  # VS Code's preset declares refreshSupport: answer it
+    def lens_refresh(params: None) -> None:  # the presets declare refreshSupport: answer as an editor does
         return None
 
     await lsp_client.initialize_session(t.InitializeParams(

@@ -1,0 +1,47 @@
+"""``toolcast snapshot --mcp -- COMMAND [ARGS...]`` / ``--mcp-url URL``: the tools a live MCP server
+lists, written as a tool file (MCP's ``{"tools": [...]}`` shape, tools sorted by name, fixed key order,
+two-space indent) that can be committed, diffed and checked without starting the server.
+``toolcast check`` on the snapshot gives the findings the live check gives, at the same lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    from .mcp_common import add_source_arguments
+
+    p = sub.add_parser("snapshot", help="write a live MCP server's tools as a tool file",
+                       description="Write the tools an MCP server lists (tools/list) as a tool file that "
+                                   "toolcast check and convert accept.")
+    p.add_argument("--out", help="write to this file (atomically) instead of stdout")
+    add_source_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .mcp_common import fetch_document, wants_server
+
+    if not wants_server(args) and not args.mcp_command:
+        print("toolcast snapshot: give a server: --mcp -- COMMAND [ARGS...] or --mcp-url URL", file=sys.stderr)
+        return 2
+    live = fetch_document(args, "snapshot")
+    if live is None:
+        return 2
+    if args.out:
+        from toolcast.adapters.errors import ToolcastError
+
+        from .convert_cmd import write_atomic
+
+        try:
+            write_atomic(Path(args.out), live.text, source=None)
+        except ToolcastError as exc:
+            print(f"toolcast snapshot: {exc}", file=sys.stderr)
+            return 2
+        print(f"{len(live.tools)} tool(s) of MCP server {live.server} written to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(live.text)
+    return 0
