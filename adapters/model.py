@@ -18,6 +18,13 @@ JSONObject = dict[str, Any]
 #: The extension key that holds per-target overrides and round-trip metadata in a canonical file.
 EXTENSION_KEY = "x-toolcast"
 
+#: Key of ``source_meta`` holding a tool's top-level fields that its shape does not define (reported as
+#: losses on conversion, never dropped silently).
+UNKNOWN_KEY = "unknown"
+
+#: Anthropic tool fields no other target has (kept in ``source_meta``, sent back to Anthropic only).
+ANTHROPIC_ONLY = ("cache_control", "defer_loading", "allowed_callers", "eager_input_streaming", "type")
+
 #: Canonical top-level keys, in the order ``to_dict`` writes them.
 CANONICAL_KEYS = (
     "name", "namespace", "version", "title", "description", "category", "tags", "parameters",

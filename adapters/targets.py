@@ -12,34 +12,15 @@ TARGETS: tuple[str, ...] = (
 #: Input shapes: every target plus the canonical file and the legacy parameter map of seeds 001/002.
 SHAPES: tuple[str, ...] = ("canonical", "legacy", *TARGETS)
 
-DISPLAY_NAMES: dict[str, str] = {
-    "openai": "OpenAI Chat Completions",
-    "openai-responses": "OpenAI Responses",
-    "anthropic": "Anthropic",
-    "gemini": "Gemini (parameters)",
-    "gemini-json": "Gemini (parametersJsonSchema)",
-    "mistral": "Mistral",
-    "mcp": "MCP",
-    "bedrock": "Bedrock Converse",
-    "canonical": "toolcast canonical",
-    "legacy": "legacy parameter map",
-}
-
-#: Targets with a strict mode, and whether it is on when nothing says otherwise.
-STRICT_DEFAULT: dict[str, bool] = {
-    "openai": True,            # seed 000: toolcast emits strict OpenAI tools by default
-    "openai-responses": True,  # Responses normalises to strict when `strict` is omitted; toolcast says so
-    "anthropic": False,
-    "mistral": False,
-    "bedrock": False,
-}
+# Display names and strict defaults are read from the profiles: ``adapters/providers.py``
+# (``DISPLAY_NAMES``, ``ProviderProfile.strict_default``).
 
 TypeCase = Literal["upper", "lower"]
 
 
 @dataclass(frozen=True)
 class TargetOptions:
-    """How to convert for one target. ``strict=None`` means the target's default (``STRICT_DEFAULT``);
+    """How to convert for one target. ``strict=None`` means the target's default (its profile's ``default_mode``);
     a tool's own ``x-toolcast.targets.<target>.strict`` beats that default, an explicit value here beats both.
     ``gemini_type_case`` applies to ``gemini`` only (the API accepts both; the SDK enum is upper case)."""
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from .. import pointer as jp
-from ..targets import DISPLAY_NAMES
+from ..providers import DISPLAY_NAMES
 from .api import DocumentReport, FindingBlock, ToolSummary
 from .config import CheckConfig, ConfigProblem
 from .edits import Renderer

@@ -9,7 +9,7 @@ from typing import Any
 from .. import pointer as jp
 from ..errors import ToolcastError
 from ..losses import Action, Effect, Loss
-from ..targets import DISPLAY_NAMES
+from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
 from .edits import FixSpec, Op
 
@@ -116,6 +116,19 @@ def _fixes(value: Any, ptr: str, loss: Loss) -> tuple[FixSpec, ...]:
         inlined = _inline(value, parent, node)
         if inlined is not None:
             return (FixSpec("Inline the referenced schema", (Op("replace", parent, inlined),)),)
+    closing = jp.resolve(value, ptr, None)  # the finding sits on the object: its keyword is not in the source
+    if (
+        loss.keyword == "additionalProperties"
+        and loss.effect == Effect.NARROWING
+        and isinstance(closing, dict)
+        and "additionalProperties" not in closing
+        and (closing.get("type") == "object" or "properties" in closing)
+    ):
+        # Strict mode closes the object anyway; saying so in the source makes every target agree.
+        return (
+            FixSpec("Close the object (`additionalProperties: false`)",
+                    (Op("add", ptr, False, key="additionalProperties"),)),
+        )
     if loss.effect == Effect.NARROWING and loss.target.startswith("openai"):
         target = jp.resolve(value, ptr, None)
         if len(parts) >= 2 and parts[-2] == "properties" and isinstance(target, dict):

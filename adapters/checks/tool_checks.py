@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pointer as jp
-from ..targets import DISPLAY_NAMES, STRICT_DEFAULT, TargetOptions
+from ..providers import DISPLAY_NAMES, effective_strict
+from ..targets import TargetOptions
 from .config import CheckConfig
 from .edits import FixSpec, Op
 from .schema_walk import BudgetExceeded, subschemas, types_of
@@ -88,24 +89,18 @@ class ToolResult:
 
 
 def strict_for(target: str, tool: Any, shape: str | None, options: TargetOptions) -> bool:
-    """Effective strictness: configured option > the tool's override > the tool's own flag > default."""
-    if options.strict is not None:
-        return options.strict
+    """Effective strictness, the converter's own rule (``providers.effective_strict``) applied to the raw
+    tool: its ``x-toolcast.targets`` overrides and its own flag under its shape."""
+    overrides: dict[str, Any] = {}
     if isinstance(tool, dict):
         ext = tool.get("x-toolcast")
-        if isinstance(ext, dict):
-            over = ext.get("targets", {}).get(target) if isinstance(ext.get("targets"), dict) else None
-            if isinstance(over, dict) and isinstance(over.get("strict"), bool):
-                return bool(over["strict"])
-        if shape == target or (target == "openai-responses" and shape == "openai"):
-            own = (
-                tool.get("function", tool).get("strict")
-                if isinstance(tool.get("function"), dict)
-                else tool.get("strict")
-            )
-            if isinstance(own, bool):
-                return own
-    return STRICT_DEFAULT.get(target, False)
+        if isinstance(ext, dict) and isinstance(ext.get("targets"), dict):
+            overrides.update({k: v for k, v in ext["targets"].items() if isinstance(v, dict)})
+        own = tool.get("function", tool).get("strict") if isinstance(tool.get("function"), dict) \
+            else tool.get("strict")
+        if shape is not None and isinstance(own, bool) and shape not in overrides:
+            overrides[shape] = {"strict": own}
+    return effective_strict(target, overrides, shape, options)
 
 
 def _override_name(tool: Any, target: str) -> str | None:

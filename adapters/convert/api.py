@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
 from typing import Any
 
-from ..errors import ConversionError
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
-from ..model import CanonicalTool
-from ..targets import STRICT_DEFAULT, TARGETS, TargetOptions
+from ..model import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
+from ..providers import effective_strict, has_strict, name_rule, profile
+from ..targets import TargetOptions
 from .walker import lower
 
 
@@ -42,41 +38,24 @@ class ListConversion:
         return all(c.ok for c in self.conversions)
 
 
-@cache
-def _profile_text(target: str) -> str:
-    return files("toolcast.schemas").joinpath("providers", f"{target}.json").read_text(encoding="utf-8")
-
-
-def load_profile(target: str) -> dict[str, Any]:
-    """The capability profile of ``target`` (a fresh copy)."""
-    if target not in TARGETS:
-        raise ConversionError(target, "from_canonical", f"unknown target; expected one of: {', '.join(TARGETS)}")
-    data: dict[str, Any] = json.loads(_profile_text(target))
-    return data
-
-
 def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
     """Which profile mode applies: strict/non_strict for targets that have both, else their one mode."""
-    if target not in STRICT_DEFAULT:
+    if not has_strict(target):
         return "default"
-    strict = options.strict
-    if strict is None:
-        value = tool.overrides.get(target, {}).get("strict")
-        strict = value if isinstance(value, bool) else STRICT_DEFAULT[target]
+    strict = effective_strict(target, tool.overrides, tool.source_format, options)
     return "strict" if strict else "non_strict"
 
 
 def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = None) -> Conversion:
     options = options or TargetOptions()
-    profile = load_profile(target)
     mode_key = mode_name(tool, target, options)
-    mode = profile["modes"][mode_key]
+    mode = profile(target).mode(mode_key)
     losses: list[Loss] = []
     roundtrip: dict[str, Any] = {}
     override = tool.overrides.get(target, {})
 
     name: str = override["name"] if isinstance(override.get("name"), str) else tool.name
-    safe = sanitize_name(name, profile["name"]["pattern"], profile["name"]["max_length"])
+    safe = sanitize_name(name, target)
     if safe != name:
         losses.append(Loss(target, "/name", "name", name, Action.LOWERED, Effect.NEUTRAL,
                            f"name `{name}` is not valid for {target}; sent as `{safe}` (mapped back by toolcast)"))
@@ -84,6 +63,14 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
     elif name != tool.name:
         roundtrip["name"] = tool.name
     description = override.get("description") if isinstance(override.get("description"), str) else tool.description
+    limit = name_rule(target).description_max
+    if description is not None and limit is not None and len(description) > limit:
+        # OpenAI rejects the whole request for a longer description (providers.md §1.2): the text is cut
+        # so the tool can still be sent, and the loss says so (an annotation: no argument changes).
+        losses.append(Loss(target, "/description", "description", description, Action.LOWERED, Effect.NEUTRAL,
+                           f"description is {len(description):,} characters; {target} accepts at most "
+                           f"{limit:,}: cut to {limit:,}"))
+        description = description[:limit]
 
     params, plosses, record = lower(tool.parameters, "/parameters", target, mode)
     losses.extend(plosses)
@@ -113,16 +100,9 @@ def convert_all(tools: Sequence[CanonicalTool], target: str, options: TargetOpti
     return ListConversion(target, output, conversions)
 
 
-def sanitize_name(name: str, pattern: str, max_length: int) -> str:
-    """The closest name the target accepts: invalid characters become `_`, cut to the maximum length."""
-    rx = re.compile(pattern)
-    if rx.fullmatch(name):
-        return name
-    allowed = re.compile(r"[A-Za-z0-9_.:-]") if "." in pattern else re.compile(r"[A-Za-z0-9_-]")
-    out = "".join(c if allowed.fullmatch(c) else "_" for c in name) or "_"
-    if not rx.fullmatch(out[:max_length]) and rx.fullmatch(("_" + out)[:max_length]):
-        out = "_" + out
-    return out[:max_length]
+def sanitize_name(name: str, target: str) -> str:
+    """The closest name ``target`` accepts (the checks' TC204 proposes the same: one ``NameRule``)."""
+    return name_rule(target).sanitise(name)
 
 
 @dataclass
@@ -188,6 +168,13 @@ def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any
     if ctx.tool.examples:
         out["input_examples"] = [copy_json(e) for e in ctx.tool.examples]
         carried.add("examples")
+    for key in ANTHROPIC_ONLY:
+        if key in ctx.tool.source_meta and (key != "type" or ctx.tool.source_meta[key] == "custom"):
+            out[key] = copy_json(ctx.tool.source_meta[key])
+    kind = ctx.tool.source_meta.get("type", "custom")
+    if kind != "custom":  # a server tool's type (`bash_…`): what is sent is a custom tool with this schema
+        ctx.losses.append(Loss(ctx.target, "/type", "type", copy_json(kind), Action.DROPPED, Effect.NEUTRAL,
+                               f"`type: {kind}` is not a custom tool; sent as a custom tool"))
     ctx.carried = frozenset(carried)
     return out
 
@@ -195,12 +182,18 @@ def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any
 def _gemini(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
     out = _named(name, desc)
     upper = ctx.options.gemini_type_case == "upper"
-    if isinstance(params, dict) and params.get("properties") in (None, {}) and set(params) <= {"type", "properties"}:
-        pass  # a tool without arguments: Gemini rejects an empty OBJECT, so send no parameters
+    if isinstance(params, dict) and not params.get("properties") and "anyOf" not in params:
+        # No declared argument: Gemini rejects an OBJECT without properties, so no parameters are sent.
+        if ctx.tool.parameters.get("additionalProperties") is not False:
+            ctx.losses.append(Loss(ctx.target, "/parameters", "properties", None, Action.LOWERED, Effect.NARROWING,
+                                   f"no declared properties: sent without `parameters` ({ctx.target} rejects an "
+                                   "object without properties), so no argument can be sent"))
     else:
         out["parameters"] = _gemini_case(params, upper)
     if returns is not None:
         out["response"] = _gemini_case(returns, upper)
+    if "behavior" in ctx.tool.source_meta:
+        out["behavior"] = copy_json(ctx.tool.source_meta["behavior"])
     ctx.carried = frozenset({"name", "description", "parameters", "returns"})
     return out
 
@@ -210,6 +203,8 @@ def _gemini_json(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: A
     out["parametersJsonSchema"] = params
     if returns is not None:
         out["responseJsonSchema"] = returns
+    if "behavior" in ctx.tool.source_meta:
+        out["behavior"] = copy_json(ctx.tool.source_meta["behavior"])
     ctx.carried = frozenset({"name", "description", "parameters", "returns"})
     return out
 
@@ -235,7 +230,7 @@ def _mcp(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> d
         out["outputSchema"] = returns
     if tool.annotations is not None:
         out["annotations"] = copy_json(tool.annotations)
-    for key in ("_meta", "icons"):
+    for key in ("_meta", "icons", "execution"):
         if key in tool.source_meta:
             out[key] = copy_json(tool.source_meta[key])
     ctx.carried = frozenset({"name", "description", "parameters", "returns", "title", "annotations"})
@@ -264,7 +259,28 @@ _METADATA = ("title", "namespace", "version", "category", "tags", "timeout", "re
              "annotations", "examples", "returns")
 
 
+#: Fields a source shape has and toolcast keeps in ``source_meta``, by the one target that has them.
+_SOURCE_ONLY: dict[str, tuple[str, ...]] = {
+    "anthropic": ANTHROPIC_ONLY, "mcp": ("_meta", "icons", "execution"), "gemini": ("behavior",),
+    "gemini-json": ("behavior",),
+}
+
+
 def _metadata_losses(ctx: _Ctx) -> None:
+    meta = ctx.tool.source_meta
+    for owner, keys in _SOURCE_ONLY.items():
+        for key in keys:
+            if key not in meta or ctx.target == owner or (key == "behavior" and ctx.target.startswith("gemini")):
+                continue
+            if key == "type" and meta[key] == "custom":
+                continue  # Anthropic's default tool kind: the same thing as every other target's function tool
+            ctx.losses.append(Loss(ctx.target, "/" + key, key, copy_json(meta[key]), Action.DROPPED, Effect.NEUTRAL,
+                                   f"`{key}` is a {owner} field; {ctx.target} has no such field: not sent"))
+    unknown = meta.get(UNKNOWN_KEY)
+    if isinstance(unknown, dict):
+        for key, value in unknown.items():
+            ctx.losses.append(Loss(ctx.target, "/" + key, key, copy_json(value), Action.DROPPED, Effect.NEUTRAL,
+                                   f"unknown tool field `{key}`: not sent to {ctx.target}"))
     for key in _METADATA:
         value = getattr(ctx.tool, key)
         if value is None or value == () or key in ctx.carried:

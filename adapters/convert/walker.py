@@ -13,6 +13,7 @@ keys in schema order) and ``")"``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,7 @@ class Walk:
     nullable: list[str] = field(default_factory=list)
     optional: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
+    json_text: list[str] = field(default_factory=list)
     nodes: int = 0
     active_refs: list[str] = field(default_factory=list)
 
@@ -75,7 +77,7 @@ def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[An
     the pointers of keywords strict mode added (``additionalProperties``, ``properties``, ``required``)."""
     walk = Walk(target, mode, schema)
     try:
-        out = _node(walk, schema, base, 0, is_root=True)
+        out = _node(walk, _root_object(walk, _inline_root_ref(walk, schema, base), base), base, 0, is_root=True)
         if isinstance(schema, dict) and isinstance(out, dict):
             for key in ("$defs", "definitions"):
                 if not isinstance(schema.get(key), dict):
@@ -95,7 +97,7 @@ def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[An
         out = {}
     losses = sorted(walk.losses.values(), key=lambda x: (x.pointer, x.keyword))
     record = {"optional": sorted(set(walk.optional)), "nullable": sorted(set(walk.nullable)),
-              "added": sorted(set(walk.added))}
+              "added": sorted(set(walk.added)), "json_text": sorted(set(walk.json_text))}
     return out, losses, {k: v for k, v in record.items() if v}
 
 
@@ -119,15 +121,25 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
     if not isinstance(schema, dict):
         return copy_json(schema)
     schema = _resolve_ref(w, schema, ptr, depth)
+    schema = _modernise(w, schema, ptr)
     if "allOf" in schema and w.mode.get("allOf") == "merge":
         schema = _merge_all_of(w, schema, ptr)
+        if "$ref" in schema:  # `allOf: [{$ref}]` + siblings (pydantic v1) is now a `$ref` with siblings
+            schema = _resolve_ref(w, schema, ptr, depth)
+    if w.mode.get("any_of_alone"):
+        schema = _split_types(w, schema, ptr)
+    if w.mode.get("typed_nodes"):
+        schema = _distribute(w, schema, ptr)
+    if w.mode.get("closed_objects") or w.mode.get("typed_nodes"):
+        schema = _declare_required(w, schema, ptr)
     out: dict[str, Any] = {}
     folded: dict[str, Any] = {}
     rules: dict[str, str] = w.mode.get("keywords", {})
     for key, value in schema.items():
         kptr = jp.join(ptr, key)
         action = rules.get(key, "keep")
-        if key not in KNOWN and not key.startswith("x-"):
+        if key not in KNOWN and (not key.startswith("x-") or w.mode.get("type_case")):
+            # Gemini's Schema is a closed message: even `x-` extensions are unknown fields there
             action = "drop" if w.mode.get("unknown_keywords") == "drop" else action
         if key in ("$defs", "definitions"):
             continue  # kept at the root by `lower` where refs are kept; otherwise inlined where used
@@ -146,6 +158,8 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
             continue
         out[key] = _keyword(w, key, value, schema, kptr, depth, out, folded)
     out = {k: v for k, v in out.items() if v is not _DROP}
+    if w.mode.get("typed_nodes"):
+        _infer_type(w, out, folded, ptr)
     _after(w, schema, out, folded, ptr, is_root)
     if folded and w.mode.get("type_case") and "type" not in out and "anyOf" not in out:
         # Gemini needs a type on every node: the folded values' own type is implied by the original.
@@ -156,6 +170,14 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
         text = json.dumps(folded, ensure_ascii=False, separators=(", ", ": "))
         base = out.get("description")
         out["description"] = (base + " " if isinstance(base, str) and base else "") + f"(constraints: {text})"
+    if w.mode.get("typed_nodes") and not _typed(out):
+        _any_value(w, out, ptr)
+    if w.mode.get("object_properties_nonempty") and out.get("type") == "object" and not out.get("properties") \
+            and not is_root:
+        out = _json_text(w, out, ptr)
+    if w.mode.get("any_of_alone") and isinstance(out.get("anyOf"), list) and (
+            len(out) > 1 or any(_is_null(b) for b in out["anyOf"])):
+        out = _alone(w, out, ptr)
     return out
 
 
@@ -212,7 +234,8 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
                f"{w.target} cannot express this constant; stated in the description instead")
         return _DROP
-    if key == "enum" and isinstance(value, list) and not _enum_ok(mode, value):
+    if key == "enum" and isinstance(value, list) and (not _enum_ok(mode, value) or (
+            mode.get("enum") == "string" and schema.get("type", "string") != "string")):
         folded["enum"] = value
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
                f"{w.target} only accepts {_enum_kind(mode)} enum values; stated in the description instead")
@@ -253,6 +276,8 @@ def _type(w: Walk, value: Any, kptr: str, out: dict[str, Any]) -> Any:
     if w.mode.get("type_arrays") == "nullable" and isinstance(value, list):
         kinds = [t for t in value if t != "null"]
         if "null" in value:
+            if len(kinds) == 1:
+                out["type"] = kinds[0]  # `type` before `nullable`, as a schema without the list has it
             out["nullable"] = True
         if len(kinds) == 1:
             w.loss(kptr, "type", value, Action.LOWERED, Effect.NEUTRAL,
@@ -302,9 +327,9 @@ def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[
         w.loss(jp.join(ptr, "$ref"), "$ref", ref, Action.DROPPED, Effect.WIDENING,
                "remote `$ref` is never fetched; any value is accepted in its place")
         return siblings
-    if not inline:
-        return schema
     target = jp.resolve(w.root, ref[1:], None) if ref[1:] == "" or ref[1:].startswith("/") else None
+    if not inline and target is not None and _kept_ref(w, ref):
+        return schema
     if target is None:
         w.loss(jp.join(ptr, "$ref"), "$ref", ref, Action.DROPPED, Effect.WIDENING,
                f"`$ref` {ref} does not resolve inside the schema; any value is accepted in its place")
@@ -332,6 +357,30 @@ def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[
     return merged
 
 
+def _kept_ref(w: Walk, ref: str) -> bool:
+    """Whether the output still has what ``ref`` points at: the root, or a definition of the root's
+    ``$defs``/``definitions`` (lowered by ``lower``). Anything else (a nested ``$defs``, a path into
+    ``properties`` that lowering may rename) is inlined rather than left dangling."""
+    parts = jp.parts(ref[1:])
+    return not parts or (len(parts) == 2 and parts[0] in ("$defs", "definitions")
+                         and isinstance(w.root, dict) and isinstance(w.root.get(parts[0]), dict))
+
+
+def _inline_root_ref(w: Walk, schema: Any, base: str) -> Any:
+    """A root that is only a ``$ref`` into its own ``$defs`` (pydantic's recursive models): the
+    definition is copied to the root, so that the root is an object as every target requires."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("$ref"), str) or "type" in schema:
+        return schema
+    ref = schema["$ref"]
+    target = jp.resolve(schema, ref[1:], None) if ref.startswith("#/") else None
+    if not isinstance(target, dict) or "$ref" in target:
+        return schema
+    w.loss(jp.join(base, "$ref"), "$ref", ref, Action.LOWERED, Effect.NEUTRAL,
+           f"the root `$ref` {ref} is replaced by its definition")
+    rest = {k: v for k, v in schema.items() if k != "$ref"}
+    return {**copy_json(target), **{k: v for k, v in rest.items() if k not in target or k in ("$defs", "definitions")}}
+
+
 def _ref_pointer(ptr: str, ref: str) -> str:
     """Losses inside an inlined definition are reported at the definition (``/parameters/$defs/x``)."""
     base = ptr.split("/")
@@ -348,6 +397,8 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
     kptr = jp.join(ptr, "allOf")
     for i, raw in enumerate(branches):
         branch = _resolve_ref(w, raw, jp.join(kptr, i), 0) if isinstance(raw, dict) else raw
+        if isinstance(branch, dict) and isinstance(branch.get("allOf"), list):
+            branch = _merge_all_of(w, branch, jp.join(kptr, i))  # allOf inside allOf: merged at every depth
         if branch is True or branch == {}:
             continue
         if not isinstance(branch, dict):
@@ -376,9 +427,8 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
                        f"`allOf` branches disagree on `{key}` and {w.target} has no `allOf`: "
                        "toolcast will not emit a schema that means something else")
                 return merged
-    if len(branches) > 1:
-        w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.NEUTRAL,
-               f"`allOf` branches merged into one schema for {w.target}")
+    w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.NEUTRAL,
+           f"`allOf` branches merged into one schema for {w.target}")
     return merged
 
 
@@ -386,15 +436,21 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
            is_root: bool) -> None:
     """Structural rules of the mode: closed objects, every property required, typed arrays, casing."""
     mode = w.mode
-    is_object = out.get("type") == "object" or "properties" in out
+    t = out.get("type")
+    is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in out
     if is_object and mode.get("closed_objects"):
         # Keywords strict mode adds are recorded, so a round trip can take them out again.
         for key, value in (("properties", {}), ("additionalProperties", False)):
             if key not in out:
                 w.added.append(jp.join(ptr, key))
+                if key == "additionalProperties" and "additionalProperties" not in schema:
+                    w.loss(jp.join(ptr, key), key, None, Action.LOWERED, Effect.NARROWING,
+                           f"{w.target} strict mode needs closed objects: keys not listed in `properties` "
+                           "can no longer be sent")
             out[key] = out.get(key, value) if key == "properties" else value
     if is_object and mode.get("all_required") and isinstance(out.get("properties"), dict):
-        required = [r for r in out.get("required", []) if isinstance(r, str)]
+        req = out.get("required")
+        required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []  # draft-03 `true`
         for name, sub in out["properties"].items():
             if name in required:
                 continue
@@ -421,8 +477,20 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
     types = out.get("type")
     is_array = types == "array" or (isinstance(types, list) and "array" in types)
     if is_array and mode.get("needs_items") and "items" not in out and "prefixItems" not in out:
-        w.loss(jp.join(ptr, "type"), "items", None, Action.REJECTED, Effect.NARROWING,
-               f"{w.target} requires `items` on arrays; add an item schema")
+        # No `items` means any item: said explicitly (typed for modes that need a type on every node).
+        w.loss(jp.join(ptr, "type"), "items", None, Action.LOWERED, Effect.NEUTRAL,
+               f"{w.target} requires `items` on arrays; `items: {{}}` (any item) added")
+        out["items"] = _node(w, {}, jp.join(ptr, "items"), 1)
+    if mode.get("object_properties_nonempty") and out.get("properties") == {} and not is_root:
+        # Gemini: "properties should be non-empty for OBJECT type"; an absent map means the same.
+        del out["properties"]
+    closed = out.get("additionalProperties") is False and isinstance(out.get("properties", {}), dict)
+    missing = [r for r in out.get("required", []) if isinstance(r, str) and r not in out.get("properties", {})] \
+        if closed and isinstance(out.get("required"), list) else []
+    if missing:
+        w.loss(jp.join(ptr, "required"), "required", missing, Action.REJECTED, Effect.UNSATISFIABLE,
+               f"required {', '.join(f'`{m}`' for m in missing)} cannot be sent: the object is closed and "
+               "does not list it, so it accepts nothing")
 
 
 def _nullable(schema: Any) -> Any:
@@ -433,8 +501,313 @@ def _nullable(schema: Any) -> Any:
         return {**schema, "type": t if t == "null" else [t, "null"]}
     if isinstance(t, list) and "enum" not in schema and "$ref" not in schema:
         return schema if "null" in t else {**schema, "type": [*t, "null"]}
-    if isinstance(schema.get("anyOf"), list) and set(schema) == {"anyOf"}:
-        if {"type": "null"} in schema["anyOf"]:
+    if isinstance(schema.get("anyOf"), list) and not set(schema) - ANNOTATIONS - {"anyOf"}:
+        if any(_is_null(b) for b in schema["anyOf"]):
             return schema
-        return {"anyOf": [*schema["anyOf"], {"type": "null"}]}
+        return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
     return {"anyOf": [schema, {"type": "null"}]}
+
+
+#: Well-known non-JSON-Schema type names found in real tools (Python and Java names, OpenAPI's
+#: upper case): read as the JSON Schema type they stand for, with a reported loss.
+_TYPE_ALIASES = {
+    "dict": "object", "map": "object", "mapping": "object", "hashmap": "object", "float": "number",
+    "double": "number", "decimal": "number", "int": "integer", "long": "integer", "short": "integer",
+    "byte": "integer", "str": "string", "text": "string", "char": "string", "character": "string",
+    "bool": "boolean", "list": "array", "tuple": "array", "sequence": "array", "arraylist": "array",
+    "set": "array", "none": "null", "nonetype": "null",
+}
+_JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+_GENERIC = re.compile(r"^(\w+)[\[<](.*)[\]>]$")
+
+
+def _type_name(name: str) -> tuple[str | None, dict[str, Any]]:
+    """(JSON Schema type, extra keywords) for a dirty type name, or (None, {}) when it is not known.
+    ``any`` is ("", {}): no type at all."""
+    low = name.strip().lower()
+    if low in _JSON_TYPES:
+        return low, {}
+    if low in _TYPE_ALIASES:
+        return _TYPE_ALIASES[low], {}
+    if low in ("any", "unknown", "json", "", "type_unspecified"):
+        return "", {}
+    m = _GENERIC.match(name.strip())
+    if m:
+        outer, _ = _type_name(m.group(1))
+        if outer == "array":
+            item, extra = _type_name(m.group(2)) if "," not in m.group(2) else (None, {})
+            return "array", ({"items": {"type": item, **extra}} if item else {"items": {}} if item == "" else {})
+        if outer == "object":
+            return "object", {}
+    return None, {}
+
+
+def _clean_type(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    t = schema.get("type")
+    names = [t] if isinstance(t, str) else t if isinstance(t, list) and all(isinstance(x, str) for x in t) else None
+    if names is None or all(x in _JSON_TYPES for x in names):
+        return schema
+    out = dict(schema)
+    kinds: list[str] = []
+    for name in names:
+        kind, extra = _type_name(name)
+        if kind is None:
+            w.loss(jp.join(ptr, "type"), "type", t, Action.REJECTED, Effect.UNSATISFIABLE,
+                   f"type `{name}` is not a JSON Schema type and toolcast does not know what it stands for; "
+                   "use string, number, integer, boolean, object, array or null")
+            return schema
+        if kind == "":
+            kinds = []
+            break
+        kinds.append(kind)
+        for key, value in extra.items():
+            out.setdefault(key, value)
+    if kinds:
+        out["type"] = kinds[0] if len(kinds) == 1 else list(dict.fromkeys(kinds))
+    else:
+        del out["type"]
+    w.loss(jp.join(ptr, "type"), "type", t, Action.LOWERED, Effect.NEUTRAL,
+           f"type `{t if isinstance(t, str) else json.dumps(t)}` is not a JSON Schema type; read as "
+           + (f"`{json.dumps(out['type']) if isinstance(out['type'], list) else out['type']}`"
+              if "type" in out else "any value (no `type`)"))
+    return out
+
+
+def _modernise(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """Dirty type names and draft-04 forms rewritten as JSON Schema 2020-12 (every target validates
+    2020-12 or a subset of it, and Anthropic rejects draft-04 booleans outright)."""
+    schema = _clean_type(w, schema, ptr)
+    out = schema
+    for excl, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if isinstance(out.get(excl), bool):
+            out = dict(out)
+            flag = out.pop(excl)
+            if flag and isinstance(out.get(bound), (int, float)):
+                out[excl] = out.pop(bound)
+            w.loss(jp.join(ptr, excl), excl, flag, Action.LOWERED, Effect.NEUTRAL,
+                   f"draft-04 `{excl}: {json.dumps(flag)}` rewritten in the 2020-12 form")
+    if isinstance(out.get("items"), list):
+        out = dict(out)
+        out["prefixItems"] = out.pop("items")
+        if "additionalItems" in out:
+            out["items"] = out.pop("additionalItems")
+        w.loss(jp.join(ptr, "items"), "items", schema["items"], Action.LOWERED, Effect.NEUTRAL,
+               "tuple `items: [...]` (draft-07) rewritten as `prefixItems`")
+    elif "additionalItems" in out:
+        out = {k: v for k, v in out.items() if k != "additionalItems"}  # without tuple items it means nothing
+    return out
+
+
+def _is_null(branch: Any) -> bool:
+    return isinstance(branch, dict) and branch.get("type") == "null" and not set(branch) - ANNOTATIONS - {"type"}
+
+
+def _distribute(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """``A ∧ anyOf(B, C)`` ≡ ``anyOf(A ∧ B, A ∧ C)``: a mode that needs a type on every node gets
+    the constraints next to ``anyOf``/``oneOf`` moved into branches that have no type of their own
+    (``{"type": "object", "properties": …, "oneOf": [{"required": ["a"]}, …]}``)."""
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if not isinstance(branches, list):
+            continue
+        siblings = {k: v for k, v in schema.items() if k not in ANNOTATIONS and k not in (key, "$defs", "definitions")}
+        untyped = [b for b in branches if isinstance(b, dict) and not _typed(b) and "$ref" not in b]
+        if not siblings or not untyped:
+            continue
+        merged = [b if not isinstance(b, dict) or _typed(b) or "$ref" in b
+                  else _merge_all_of(w, {"allOf": [siblings, b]}, jp.join(ptr, key, i))
+                  for i, b in enumerate(branches)]
+        w.loss(jp.join(ptr, key), key, branches, Action.LOWERED, Effect.NEUTRAL,
+               f"the keywords next to `{key}` are moved into its branches for {w.target}, which needs a type "
+               "on every schema")
+        out = {k: v for k, v in schema.items() if k not in siblings}
+        out[key] = merged
+        return out
+    return schema
+
+
+def _declare_required(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """A required name missing from ``properties`` is declared there (with the schema extra keys
+    have), so that closing the object does not make it accept nothing, and Gemini finds every
+    required name among the properties."""
+    req, props = schema.get("required"), schema.get("properties", {})
+    ap = schema.get("additionalProperties", True)
+    if not isinstance(req, list) or not isinstance(props, dict) or ap is False or schema.get("type") not in (
+            None, "object"):
+        return schema
+    missing = [r for r in req if isinstance(r, str) and r not in props]
+    if not missing:
+        return schema
+    sub = ap if isinstance(ap, dict) else {}
+    w.loss(jp.join(ptr, "required"), "required", missing, Action.LOWERED, Effect.NEUTRAL,
+           f"required {', '.join(f'`{m}`' for m in missing)} not among `properties`: declared there for {w.target}")
+    return {**schema, "properties": {**props, **{m: copy_json(sub) for m in missing}}}
+
+
+def _typed(node: Any) -> bool:
+    return isinstance(node, dict) and any(k in node for k in ("type", "anyOf", "oneOf", "allOf", "$ref"))
+
+
+_STRING_KEYS = ("pattern", "format", "minLength", "maxLength")
+_NUMBER_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def _infer_type(w: Walk, out: dict[str, Any], folded: dict[str, Any], ptr: str) -> None:
+    """A node without ``type`` whose keywords say which type it is meant for gets that type."""
+    if _typed(out):
+        return
+    values = out.get("enum", folded.get("enum", []))
+    values = (values if isinstance(values, list) else []) + (
+        [out["const"]] if "const" in out else [folded["const"]] if "const" in folded else [])
+    kinds = {_json_type(v) for v in values}
+    kind: str | None = None
+    if values and len(kinds) == 1:
+        out["type"] = kinds.pop()
+        w.loss(jp.join(ptr, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
+               f"{w.target} needs a `type` on every schema: `{out['type']}`, the type of its values, added")
+        return
+    if values:
+        # Mixed values: the union of their types (the values themselves still decide, or are folded).
+        order = ["string", "integer", "number", "boolean", "object", "array"]
+        named = [k for k in order if k in kinds]
+        if w.mode.get("any_of_alone"):
+            out["anyOf"] = [{"type": k} for k in named]
+            if "null" in kinds:
+                out["nullable"] = True
+        else:
+            out["type"] = named + (["null"] if "null" in kinds else [])
+        w.loss(jp.join(ptr, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
+               f"{w.target} needs a `type` on every schema: the types of its values added")
+        return
+    if any(k in out for k in ("properties", "required", "additionalProperties")):
+        kind = "object"
+    elif any(k in out for k in ("items", "prefixItems", "minItems", "maxItems")):
+        kind = "array"
+    elif any(k in out or k in folded for k in _STRING_KEYS):
+        kind = "string"
+    elif any(k in out or k in folded for k in _NUMBER_KEYS):
+        kind = "number"
+    if kind is not None:
+        out["type"] = kind
+        w.loss(jp.join(ptr, "type"), "type", None, Action.LOWERED, Effect.NARROWING,
+               f"{w.target} needs a `type` on every schema: `{kind}` added from its keywords "
+               "(values of other types can no longer be sent)")
+
+
+def _any_value(w: Walk, out: dict[str, Any], ptr: str) -> None:
+    """A schema that accepts any value, for a mode that needs a type on every node: the closest
+    union the mode can state. Gemini has no null branch (``nullable`` says it), OpenAI strict cannot
+    state an open object."""
+    if w.mode.get("any_of_alone"):
+        out["anyOf"] = [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
+                        {"type": "array", "items": {"type": "string"}}]
+        lost = "objects, null (unless nullable) and arrays of other than strings"
+    else:
+        scalar = [{"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]
+        out["anyOf"] = [*scalar, {"type": "array", "items": {"anyOf": copy_json(scalar)}}]
+        lost = "objects and nested arrays"
+    w.loss(jp.join(ptr, "type"), "type", None, Action.LOWERED, Effect.NARROWING,
+           f"{w.target} needs a `type` on every schema: this one (any value) becomes a union of types; "
+           f"{lost} can no longer be sent")
+
+
+#: Keywords that annotate a whole ``anyOf`` node and cannot be copied into each branch.
+_NODE_ONLY = ("title", "default", "example", "examples")
+
+
+def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """Gemini: "When using any_of, it must be the only field set". ``anyOf`` with a null branch and
+    one other becomes that branch + ``nullable``; otherwise the other keywords move into each branch
+    (``A ∧ anyOf(B, C)`` ≡ ``anyOf(A ∧ B, A ∧ C)``), and the whole-node annotations are dropped."""
+    branches = [b for b in out["anyOf"] if not _is_null(b)]
+    rest = {k: v for k, v in out.items() if k != "anyOf"}
+    if len(branches) < len(out["anyOf"]):
+        rest["nullable"] = True
+    if len(branches) == 1 and isinstance(branches[0], dict):
+        merged = dict(branches[0])
+        for key, value in rest.items():
+            if key in ("description", "title", "default") or merged.get(key, value) == value:
+                merged[key] = value  # the node's own annotations describe the parameter
+            else:
+                w.loss(jp.join(ptr, key), key, value, Action.REJECTED, Effect.UNSATISFIABLE,
+                       f"`{key}` next to `anyOf` disagrees with its branch and {w.target} accepts `anyOf` only alone")
+        w.loss(jp.join(ptr, "anyOf"), "anyOf", out["anyOf"], Action.LOWERED, Effect.NEUTRAL,
+               f"`anyOf` of one schema and null becomes that schema + `nullable` for {w.target}")
+        return _alone(w, merged, ptr) if isinstance(merged.get("anyOf"), list) and len(merged) > 1 else merged
+    for key in _NODE_ONLY:
+        if key in rest:
+            w.loss(jp.join(ptr, key), key, rest.pop(key), Action.DROPPED, Effect.NEUTRAL,
+                   f"{w.target} accepts `anyOf` only alone: `{key}` next to it is not sent")
+    new: list[Any] = []
+    for branch in branches:
+        b = dict(branch) if isinstance(branch, dict) else {}
+        for key, value in rest.items():
+            if key not in b:
+                b[key] = copy_json(value)
+            elif b[key] != value and key not in ("description", "nullable"):
+                w.loss(jp.join(ptr, key), key, value, Action.REJECTED, Effect.UNSATISFIABLE,
+                       f"`{key}` next to `anyOf` cannot be moved into a branch that has its own; "
+                       f"{w.target} accepts `anyOf` only alone")
+        new.append({k: b[k] for k in sorted(b, key=lambda k: k != "type")})  # one key order: idempotent
+    if rest:
+        w.loss(jp.join(ptr, "anyOf"), "anyOf", out["anyOf"], Action.LOWERED, Effect.NEUTRAL,
+               f"the keywords next to `anyOf` are moved into each branch for {w.target}")
+    return {"anyOf": new}
+
+
+def _root_object(w: Walk, schema: Any, base: str) -> Any:
+    """Arguments are always a JSON object, and every target wants the root to say so: a root without
+    ``type`` (``{}``, ``{"$schema": …}`` from a failed zod conversion) gets ``type: object``."""
+    if not isinstance(schema, dict) or "type" in schema or any(k in schema for k in ("anyOf", "oneOf", "allOf",
+                                                                                     "$ref", "enum", "const")):
+        return schema
+    w.loss(jp.join(base, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
+           "the parameters have no `type`; tool arguments are always an object: `type: object` added")
+    return {**schema, "type": "object"}
+
+
+_KEYS_OF_TYPE: dict[str, frozenset[str]] = {
+    "string": frozenset({"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"}),
+    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format"}),
+    "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains",
+                        "maxContains", "unevaluatedItems"}),
+    "object": frozenset({"properties", "required", "additionalProperties", "patternProperties", "minProperties",
+                         "maxProperties", "propertyNames", "dependentRequired", "dependentSchemas",
+                         "unevaluatedProperties"}),
+}
+_KEYS_OF_TYPE["integer"] = _KEYS_OF_TYPE["number"]
+_TYPED_KEYS = frozenset().union(*_KEYS_OF_TYPE.values())
+
+
+def _split_types(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """Gemini has one type per node: ``type: [a, b]`` becomes ``anyOf`` of one schema per type, each
+    with the keywords that apply to its type (so an array branch keeps ``items``, an object branch its
+    ``properties``); null becomes ``nullable``."""
+    t = schema.get("type")
+    if not isinstance(t, list) or not all(isinstance(x, str) for x in t) or len([x for x in t if x != "null"]) < 2 \
+            or "anyOf" in schema or "oneOf" in schema:
+        return schema
+    shared = {k: v for k, v in schema.items() if k != "type" and k not in _TYPED_KEYS}
+    branches = [{"type": kind, **{k: v for k, v in schema.items() if k in _KEYS_OF_TYPE.get(kind, ())}}
+                for kind in t if kind != "null"]
+    if "null" in t:
+        branches.append({"type": "null"})
+    w.loss(jp.join(ptr, "type"), "type", t, Action.LOWERED, Effect.NEUTRAL, f"type list becomes `anyOf` for {w.target}")
+    return {**shared, "anyOf": branches}
+
+
+def _json_text(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """Gemini rejects an OBJECT without properties ("properties: should be non-empty for OBJECT type"), so
+    a free-form object (a map, ``dict``) is asked for as JSON text; ``to_canonical_call`` parses it back."""
+    w.json_text.append(ptr)
+    desc = out.get("description")
+    text = "a JSON object, as text"
+    new: dict[str, Any] = {"type": "string",
+                           "description": f"{desc} ({text})" if isinstance(desc, str) and desc else "A" + text[1:]}
+    for key in ("nullable", "title"):
+        if key in out:
+            new[key] = out[key]
+    w.loss(jp.join(ptr, "type"), "type", "object", Action.LOWERED, Effect.WIDENING,
+           f"{w.target} cannot declare an object without properties: asked for as a JSON string "
+           "(parsed back by toolcast; text that is not a JSON object is no longer refused by the schema)")
+    return new

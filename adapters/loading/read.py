@@ -11,7 +11,7 @@ from typing import Any
 from .. import pointer as jp
 from ..errors import ConversionError
 from ..jsonvalue import copy_json
-from ..model import EMPTY_PARAMETERS, EXTENSION_KEY, CanonicalTool
+from ..model import ANTHROPIC_ONLY, CANONICAL_KEYS, EMPTY_PARAMETERS, EXTENSION_KEY, UNKNOWN_KEY, CanonicalTool
 from ..targets import SHAPES
 from .gemini_schema import from_gemini_schema
 from .shapes import FIELDS, detect_shape
@@ -117,10 +117,29 @@ def load_tools(value: Any, shape: str | None = None) -> list[LoadedTool]:
         found = shape or obj.shape
         if found is None:
             raise ConversionError("auto", "to_canonical", _unrecognised(obj.value), obj.pointer)
+        if shape is not None:
+            _check_forced(obj, shape)
         tool = _read(obj.value, found, obj.pointer)
         fields = FIELDS[found]
         loaded.append(LoadedTool(tool, obj.index, found, obj.pointer, {k: obj.pointer + v for k, v in fields.items()}))
     return loaded
+
+
+def _check_forced(obj: ToolObject, shape: str) -> None:
+    """``--from SHAPE`` on a tool that has no parameters where SHAPE keeps them but has them where
+    another shape does: read as SHAPE it would lose them silently, so say which shape it looks like."""
+    value = obj.value
+    if not isinstance(value, dict) or _get(value, FIELDS[shape]["parameters"]) is not None:
+        return
+    if shape == "gemini-json" and "parameters_json_schema" in value:
+        return
+    for other, fields in FIELDS.items():
+        if other != shape and _get(value, fields["parameters"]) is not None:
+            looks = obj.shape or other
+            raise ConversionError(shape, "to_canonical",
+                                  f"--from {shape}: the tool has no `{FIELDS[shape]['parameters'][1:]}` but has "
+                                  f"`{fields['parameters'][1:]}`; it looks like a {looks} tool "
+                                  f"(try --from {looks} or leave --from out)", obj.pointer)
 
 
 def to_canonical(obj: Any, shape: str, roundtrip: dict[str, Any] | None = None) -> CanonicalTool:
@@ -253,12 +272,16 @@ def _read(obj: Any, shape: str, where: str) -> CanonicalTool:
     if description is not None and not isinstance(description, str):
         raise ConversionError(shape, "to_canonical", "`description` must be a string", where + fields["description"])
     params = _get(obj, fields["parameters"])
+    if params is None and shape == "gemini-json":
+        params = obj.get("parameters_json_schema")  # the google-genai Python SDK's and pydantic-ai's spelling
     if params is None:
         params = copy_json(EMPTY_PARAMETERS)
     if not isinstance(params, dict):
         raise ConversionError(shape, "to_canonical", "parameters must be a JSON object",
                               where + fields["parameters"])
     returns = _get(obj, fields.get("returns"))
+    if returns is None and shape == "gemini-json":
+        returns = obj.get("response_json_schema")
     if shape == "legacy":
         params = _from_legacy(params)
     elif shape == "gemini":
@@ -294,12 +317,36 @@ def _read(obj: Any, shape: str, where: str) -> CanonicalTool:
     elif shape == "anthropic":
         if isinstance(obj.get("input_examples"), list):
             values["examples"] = tuple(e for e in obj["input_examples"] if isinstance(e, dict))
-        meta.update({k: obj[k] for k in ("cache_control", "defer_loading", "allowed_callers", "type") if k in obj})
+        meta.update({k: obj[k] for k in ANTHROPIC_ONLY if k in obj})
     elif shape in ("gemini", "gemini-json") and "behavior" in obj:
         meta["behavior"] = obj["behavior"]
+    unknown = {k: obj[k] for k in obj if k not in _KNOWN_FIELDS[shape] and not k.startswith("x-")}
+    if shape in ("openai", "mistral"):
+        fn = obj["function"]
+        unknown.update({k: fn[k] for k in fn if k not in ("name", "description", "parameters", "strict")})
+    elif shape == "bedrock":
+        spec = obj["toolSpec"]
+        unknown.update({k: spec[k] for k in spec if k not in ("name", "description", "inputSchema", "strict")})
+    if unknown:
+        meta[UNKNOWN_KEY] = unknown
     values["overrides"] = overrides
     values["source_meta"] = meta
     return CanonicalTool(**values)
+
+
+#: Top-level fields each shape defines; any other is kept under ``source_meta["unknown"]`` and reported.
+_KNOWN_FIELDS: dict[str, frozenset[str]] = {
+    "canonical": frozenset(CANONICAL_KEYS), "legacy": frozenset(CANONICAL_KEYS),
+    "openai": frozenset({"type", "function"}), "mistral": frozenset({"type", "function"}),
+    "openai-responses": frozenset({"type", "name", "description", "parameters", "strict", "output_schema"}),
+    "anthropic": frozenset({"name", "description", "input_schema", "strict", "input_examples", *ANTHROPIC_ONLY}),
+    "gemini": frozenset({"name", "description", "parameters", "response", "behavior"}),
+    "gemini-json": frozenset({"name", "description", "parametersJsonSchema", "responseJsonSchema", "behavior",
+                              "parameters_json_schema", "response_json_schema"}),
+    "mcp": frozenset({"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta",
+                      "icons", "execution"}),
+    "bedrock": frozenset({"toolSpec"}),
+}
 
 
 def _canonical_fields(obj: dict[str, Any], values: dict[str, Any], where: str) -> None:

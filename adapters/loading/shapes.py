@@ -51,7 +51,8 @@ def detect_shape(obj: Any) -> str | None:
         return "anthropic"
     if "inputSchema" in obj or "outputSchema" in obj:
         return "mcp"
-    if "parametersJsonSchema" in obj or "responseJsonSchema" in obj:
+    if any(k in obj for k in ("parametersJsonSchema", "responseJsonSchema", "parameters_json_schema",
+                              "response_json_schema")):
         return "gemini-json"
     params = obj.get("parameters")
     if isinstance(params, dict):

@@ -4,7 +4,8 @@ mode made required and nullable means "absent"), then validated against the orig
 
 from __future__ import annotations
 
-import copy
+import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -29,10 +30,10 @@ def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],
     for tool, conv in zip(tools, conversions, strict=True):
         if call.name not in (wire_name(conv.output), tool.name):
             continue
-        args = copy.deepcopy(call.arguments)
-        # Deepest first, so that a nested null goes before its (possibly emptied) parent is looked at.
-        for ptr in sorted(conv.roundtrip.get("optional") or [], key=len, reverse=True):
-            _drop_null(args, jp.parts(ptr)[1:])  # without "parameters"
+        optional = frozenset(conv.roundtrip.get("optional") or [])
+        texts = frozenset(conv.roundtrip.get("json_text") or [])
+        args = _drop_nulls(call.arguments, tool.parameters, "/parameters", (optional, texts), tool.parameters, 0) \
+            if optional or texts else dict(call.arguments)
         return replace(call, name=tool.name, arguments=args), tool
     return call, None
 
@@ -46,25 +47,66 @@ def wire_name(output: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _drop_null(node: Any, parts: list[str]) -> None:
-    """Remove a null at schema path ``parts`` (``properties/a/items/properties/b``) from the value
-    ``node``, at every place it applies: each element for ``items``, each object for ``properties``.
-    Paths through combinators (``anyOf``, …) are left as sent: which branch applies is not known."""
-    if not parts or (parts[0] == "properties" and len(parts) < 2):
-        return
-    if parts[0] == "properties" and isinstance(node, dict):
-        name, rest = parts[1], parts[2:]
-        if not rest:
-            if name in node and node[name] is None:
-                del node[name]
-        elif name in node:
-            _drop_null(node[name], rest)
-    elif parts[0] == "items" and isinstance(node, list):
-        for element in node:
-            _drop_null(element, parts[1:])
-    elif parts[0] == "additionalProperties" and isinstance(node, dict):
-        for value in node.values():
-            _drop_null(value, parts[1:])
+_MAX_DEPTH = 64
+_BRANCH = re.compile(r"/anyOf/\d+")
+
+
+def _is_text(ptr: str, texts: frozenset[str]) -> bool:
+    """``ptr`` or one of the ``anyOf`` branches Gemini's one-type-per-node rule split it into."""
+    return ptr in texts or any(t.startswith(ptr) and _BRANCH.fullmatch(t[len(ptr):]) for t in texts)
+
+
+def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str], frozenset[str]], root: Any,
+                depth: int) -> Any:
+    """``value`` with every null removed that answers an optional property strict mode made required,
+    at any depth: the arguments are walked together with the original schema (properties, items,
+    ``prefixItems``, additional properties, combinator branches and local ``$ref``s, whose pointers
+    are the ones the converter recorded: ``/parameters/$defs/X/properties/y``). A free-form object Gemini
+    was asked to send as JSON text (``json_text``) is parsed back."""
+    optional, texts = record
+    if isinstance(value, str) and _is_text(ptr, texts):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value  # left as sent: the original schema's check reports it
+        return parsed if isinstance(parsed, dict) else value
+    if depth > _MAX_DEPTH or not isinstance(schema, dict) or not isinstance(value, (dict, list)):
+        return value
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        target = jp.resolve(root, ref[1:], None)
+        value = _drop_nulls(value, target, "/parameters" + ref[1:], record, root, depth + 1)
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            for i, branch in enumerate(branches):
+                value = _drop_nulls(value, branch, jp.join(ptr, key, i), record, root, depth + 1)
+    if isinstance(value, dict):
+        props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
+        out: dict[str, Any] = {}
+        for name, item in value.items():
+            pptr = jp.join(ptr, "properties", name)
+            if name in props:
+                if item is None and pptr in optional:
+                    continue
+                out[name] = _drop_nulls(item, props[name], pptr, record, root, depth + 1)
+            elif isinstance(schema.get("additionalProperties"), dict):
+                out[name] = _drop_nulls(item, schema["additionalProperties"], jp.join(ptr, "additionalProperties"),
+                                        record, root, depth + 1)
+            else:
+                out[name] = item
+        return out
+    items = schema.get("items")
+    prefix: list[Any] = schema["prefixItems"] if isinstance(schema.get("prefixItems"), list) else []
+    if isinstance(items, list):  # draft-07 tuple form: the converter walked it as `prefixItems`
+        prefix, items = items, schema.get("additionalItems")
+    result = []
+    for i, item in enumerate(value):
+        if i < len(prefix):
+            result.append(_drop_nulls(item, prefix[i], jp.join(ptr, "prefixItems", i), record, root, depth + 1))
+        else:
+            result.append(_drop_nulls(item, items, jp.join(ptr, "items"), record, root, depth + 1))
+    return result
 
 
 def argument_errors(tool: CanonicalTool, arguments: dict[str, Any]) -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import stat
 import sys
@@ -52,9 +53,15 @@ def read_source(path: str) -> str:
         raise ToolcastError(f"{path}: not UTF-8 (byte {exc.start})") from None
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def render(value: Any) -> str:
-    """The exact text toolcast writes for converted JSON (the editor's export uses it too)."""
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    """The exact text toolcast writes for converted JSON (the editor's export uses it too). A lone
+    surrogate (valid in a JSON string as ``\\udXXX``, not encodable as UTF-8) stays an escape, so the
+    text is always valid UTF-8 JSON meaning the same string."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,12 +99,18 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = TargetOptions(strict=args.strict, gemini_type_case=args.gemini_type_case)
     single = len(loaded) == 1 and loaded[0].pointer == ""
-    if single or (args.tool is not None and len(loaded) == 1):
-        conversions: tuple[Conversion, ...] = (convert(loaded[0].tool, args.to, options),)
-        output: Any = conversions[0].output
-    else:
-        whole = convert_all([lt.tool for lt in loaded], args.to, options)
-        conversions, output = whole.conversions, whole.output
+    conversions: tuple[Conversion, ...]
+    output: Any
+    try:
+        if single or (args.tool is not None and len(loaded) == 1):
+            conversions = (convert(loaded[0].tool, args.to, options),)
+            output = conversions[0].output
+        else:
+            whole = convert_all([lt.tool for lt in loaded], args.to, options)
+            conversions, output = whole.conversions, whole.output
+    except ToolcastError as exc:  # e.g. a broken provider profile: a message, never a traceback
+        print(f"toolcast: {exc}", file=sys.stderr)
+        return 2
     index = LineIndex(text)
     records = [_record(args.file, parsed, index, lt, loss)
                for lt, conv in zip(loaded, conversions, strict=True) for loss in conv.losses]
@@ -111,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
         roundtrip = [c.roundtrip for c in conversions]
         payload = {"output": output if ok else None, "losses": records,
                    "roundtrip": roundtrip[0] if len(roundtrip) == 1 else roundtrip}
+        if not ok:  # every exit 2 says why on stderr, whatever the format
+            print(f"toolcast: {args.to} cannot express this tool without changing its meaning; "
+                  "see the rejected losses", file=sys.stderr)
         return _emit(args, render(payload), ok)
     for r in records:
         where = r.get("location") or f"{r['path']}:{r['line']}:{r['column']}"

@@ -59,7 +59,8 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
 
 
 def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAction]:
-    from toolcast.adapters.targets import DISPLAY_NAMES, TARGETS
+    from toolcast.adapters.providers import DISPLAY_NAMES
+    from toolcast.adapters.targets import TARGETS
 
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:

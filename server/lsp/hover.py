@@ -6,7 +6,7 @@ from typing import Any
 
 from toolcast.adapters.checks import CheckConfig, DocumentReport
 from toolcast.adapters.document import parse
-from toolcast.adapters.targets import DISPLAY_NAMES
+from toolcast.adapters.providers import DISPLAY_NAMES
 
 
 def keyword_fate(keyword: str, mode: dict[str, Any]) -> str:

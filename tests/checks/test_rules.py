@@ -328,3 +328,16 @@ def test_deep_schema_is_reported_not_a_crash() -> None:
     text = tool(parameters=node)
     codes = {f.code for f in check_document(text, config=CheckConfig(targets=("anthropic",))).findings}
     assert "TC003" in codes
+
+
+def test_strict_closure_offers_to_close_the_object_in_the_source() -> None:
+    """OpenAI strict closes every object (TC503, narrowing). The fix says so in the source, after which no
+    target narrows it: the warning is actionable, not noise on every tool."""
+    bad = tool(parameters={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
+    config = CheckConfig(targets=("openai",))
+    (finding,) = [f for f in check_document(bad, config=config).findings
+                  if f.code == "TC503" and "closed objects" in f.message]
+    assert [f.title for f in finding.all_fixes()] == ["Close the object (`additionalProperties: false`)"]
+    fixed = apply_fix(bad, finding, 0)
+    assert json.loads(fixed)["parameters"]["additionalProperties"] is False
+    assert not [f for f in check_document(fixed, config=config).findings if f.code == "TC503"]

@@ -118,3 +118,30 @@ def test_out_keeps_modes_and_writes_through_symlinks(tmp_path: Path) -> None:
     assert link.is_symlink() and "inputSchema" in real.read_text()  # written through, the link kept
     assert real.stat().st_mode & 0o777 == 0o664
     assert sorted(p.name for p in real.parent.iterdir()) == ["target.json"]  # no temporary left
+
+
+def test_lone_surrogate_is_escaped_not_a_crash(tmp_path: Path) -> None:
+    src = tmp_path / "s.json"
+    src.write_text('{"name": "t", "description": "a\\udc00b", "parameters": {"type": "object", "properties": {}}}',
+                   encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(src), "--to", "mcp"],
+                          capture_output=True, timeout=60, env={"PATH": "", "LC_ALL": "C", "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.decode("utf-8"))["description"] == "a\udc00b"
+
+
+def test_every_refusal_says_why_on_stderr(tmp_path: Path) -> None:
+    src = tmp_path / "x.json"
+    src.write_text(json.dumps({"name": "x", "parameters": {"type": "object", "properties": {
+        "a": {"type": "Widget"}}}}), encoding="utf-8")
+    for fmt in ("text", "json"):
+        done = run("convert", str(src), "--to", "gemini", "--format", fmt)
+        assert done.returncode == 2 and "cannot express" in done.stderr, fmt
+
+
+def test_from_mismatch_is_an_error(tmp_path: Path) -> None:
+    src = tmp_path / "c.json"
+    src.write_text(json.dumps({"name": "x", "parameters": {"type": "object", "properties": {"a": {}}}}),
+                   encoding="utf-8")
+    done = run("convert", str(src), "--to", "openai", "--from", "anthropic")
+    assert done.returncode == 2 and "--from anthropic" in done.stderr and done.stdout == ""

@@ -135,12 +135,18 @@ def _keywords(schema: Any, base: str) -> list[tuple[str, Any]]:
     return out
 
 
+def _closure(loss: Any) -> bool:
+    return loss.keyword == "additionalProperties" and loss.value is None
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 @given(tool=tools(), target=st.sampled_from(TARGETS), data=st.data())
 def test_converted_schema_accepts_what_the_original_accepts(tool: CanonicalTool, target: str,
                                                             data: st.DataObject) -> None:
     conv = convert(tool, target)
-    if any(loss.effect in (Effect.NARROWING, Effect.UNSATISFIABLE) for loss in conv.losses) or not conv.ok:
+    # The strict closure narrows only extra keys, which the instances never have: it does not skip the case.
+    if any(loss.effect in (Effect.NARROWING, Effect.UNSATISFIABLE) and not _closure(loss) for loss in conv.losses) \
+            or not conv.ok:
         return
     converted = _json_schema(target, conv.output)
     instance = data.draw(instances(tool.parameters))

@@ -31,7 +31,8 @@ async def test_diagnostics_are_capped_with_errors_first_and_a_notice(client: Lan
     notices = [d for d in diags if d.code is None]
     findings = [d for d in diags if d.code is not None]
     assert len(findings) <= 5 and len(notices) == 1
-    assert "toolcast shows" in notices[0].message and "of 11 findings" in notices[0].message
+    # per tool: the Gemini `pattern` loss and the OpenAI strict closure (narrowing); + the error
+    assert "toolcast shows" in notices[0].message and "of 22 findings" in notices[0].message
     # The tool with an error (the 9th) is shown although it comes after the limit in document order.
     assert "TC110" in {d.code for d in findings}
     lines = sorted(d.range.start.line for d in findings if d.code == "TC502")

@@ -1,0 +1,204 @@
+"""Provider truth read from the capability profiles (``schemas/providers/<target>.json``): the one
+name rule (pattern, sanitiser, description limit) and the one effective strictness that convert and
+the checks both use, so that they cannot disagree."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from types import MappingProxyType
+from typing import Any
+
+from .errors import ConversionError, ToolcastError
+from .targets import TARGETS, TargetOptions
+
+
+@cache
+def profile_text(target: str) -> str:
+    return files("toolcast.schemas").joinpath("providers", f"{target}.json").read_text(encoding="utf-8")
+
+
+def load_profile(target: str) -> dict[str, Any]:
+    """The capability profile of ``target`` as JSON (a fresh copy), validated by ``profile``."""
+    profile(target)
+    data: dict[str, Any] = json.loads(profile_text(target))
+    return data
+
+
+@dataclass(frozen=True)
+class NameRule:
+    """A target's tool-name pattern and maximum length, and its description limit (None: no limit)."""
+
+    target: str
+    pattern: re.Pattern[str]
+    max_length: int
+    description_max: int | None
+
+    def problem(self, name: str) -> str | None:
+        """Why ``name`` breaks this rule, or None."""
+        if not name:
+            return "is empty"
+        if len(name) > self.max_length:
+            return f"is {len(name)} characters long (at most {self.max_length})"
+        if not self.pattern.fullmatch(name):
+            bad = sorted({c for c in name if not self._char_ok(c)})
+            if bad:
+                return "contains " + ", ".join(repr(c) for c in bad)
+            return f"must match {self.pattern.pattern}"
+        return None
+
+    def _char_ok(self, c: str) -> bool:
+        return bool(self.pattern.fullmatch("a" + c) or self.pattern.fullmatch("a" + c + "a"))
+
+    def sanitise(self, name: str) -> str:
+        """The closest name this target accepts: bad characters become ``_``, a bad first character gets
+        a ``_`` prefix, and the result is cut to the maximum length."""
+        if self.pattern.fullmatch(name):
+            return name
+        out = "".join(c if self._char_ok(c) else "_" for c in name) or "_"
+        if not self.pattern.fullmatch(out[: self.max_length]) and self.pattern.fullmatch("_" + out[:1] + "a"):
+            out = "_" + out
+        return out[: self.max_length]
+
+
+#: Every setting a profile mode may have, with the JSON types it accepts; the walker reads only these.
+_MODE_SETTINGS: dict[str, tuple[type, ...]] = {
+    "keywords": (dict,), "refs": (str,), "recursion": (bool,), "oneOf": (str,), "allOf": (str,), "const": (str,),
+    "type_arrays": (str,), "additionalProperties": (str,), "closed_objects": (bool,), "all_required": (bool,),
+    "root_composition": (bool,), "needs_items": (bool,), "formats": (list, dict, type(None)), "enum": (str,),
+    "ref_siblings": (bool,), "unknown_keywords": (str,), "min_items_max": (int, type(None)),
+    "type_case": (bool,), "typed_nodes": (bool,), "any_of_alone": (bool,), "object_properties_nonempty": (bool,),
+}
+_OPTIONAL_SETTINGS = frozenset({"type_case", "typed_nodes", "any_of_alone", "object_properties_nonempty"})
+_FATES = frozenset({"keep", "fold", "drop", "reject"})
+
+
+class ProfileError(ToolcastError, ValueError):
+    """A capability profile that does not have the form convert and the checks rely on."""
+
+
+@dataclass(frozen=True)
+class ProviderProfile:
+    """One target's capability profile, validated once: what convert, the checks, hover and the
+    ``providers`` command read about a provider (``modes`` is the raw, validated JSON per mode)."""
+
+    target: str
+    display_name: str
+    names: NameRule
+    limits: Mapping[str, Any]
+    default_mode: str
+    modes: Mapping[str, Mapping[str, Any]]
+
+    @property
+    def has_strict(self) -> bool:
+        return "strict" in self.modes
+
+    @property
+    def strict_default(self) -> bool:
+        return self.default_mode == "strict"
+
+    def mode(self, key: str) -> dict[str, Any]:
+        """The settings of mode ``key`` (a fresh copy the walker may keep)."""
+        out: dict[str, Any] = json.loads(json.dumps(dict(self.modes[key])))
+        return out
+
+
+def _validate(target: str, data: Any) -> ProviderProfile:
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ProfileError(f"schemas/providers/{target}.json: {what}")
+
+    need(isinstance(data, dict) and data.get("target") == target, "`target` must name the file's target")
+    need(isinstance(data.get("display_name"), str), "`display_name` must be a string")
+    name, desc = data.get("name"), data.get("description")
+    need(isinstance(name, dict) and isinstance(name.get("pattern"), str) and isinstance(name.get("max_length"), int),
+         "`name` needs `pattern` and `max_length`")
+    need(isinstance(desc, dict) and isinstance(desc.get("max_length", None), (int, type(None))),
+         "`description.max_length` must be a number or null")
+    try:
+        pattern = re.compile(name["pattern"])
+    except re.error as exc:
+        raise ProfileError(f"schemas/providers/{target}.json: bad name pattern: {exc}") from None
+    modes = data.get("modes")
+    need(isinstance(modes, dict) and bool(modes), "`modes` must be a non-empty object")
+    need(data.get("default_mode") in modes, "`default_mode` must name a mode")
+    need(set(modes) <= {"strict", "non_strict", "default"}, "modes are strict/non_strict or default")
+    for key, mode in modes.items():
+        need(isinstance(mode, dict), f"mode {key} must be an object")
+        unknown = set(mode) - set(_MODE_SETTINGS)
+        need(not unknown, f"mode {key}: unknown settings {sorted(unknown)}")
+        missing = set(_MODE_SETTINGS) - _OPTIONAL_SETTINGS - set(mode)
+        need(not missing, f"mode {key}: missing settings {sorted(missing)}")
+        for setting, value in mode.items():
+            need(isinstance(value, _MODE_SETTINGS[setting]) and not (
+                isinstance(value, bool) and bool not in _MODE_SETTINGS[setting]), f"mode {key}: bad `{setting}`")
+        need(all(v in _FATES for v in mode["keywords"].values()), f"mode {key}: keyword fates are {sorted(_FATES)}")
+    limit = desc.get("max_length")
+    rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
+    return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),
+                           data["default_mode"], MappingProxyType({k: MappingProxyType(v) for k, v in modes.items()}))
+
+
+@cache
+def profile(target: str) -> ProviderProfile:
+    """The validated profile of ``target``; raises ``ConversionError`` for an unknown target and
+    ``ProfileError`` for a profile of the wrong form."""
+    if target not in TARGETS:
+        raise ConversionError(target, "from_canonical", f"unknown target; expected one of: {', '.join(TARGETS)}")
+    return _validate(target, json.loads(profile_text(target)))
+
+
+def name_rule(target: str) -> NameRule:
+    return profile(target).names
+
+
+def display_name(target: str) -> str:
+    """A target's or input shape's name for people (hover, code lens, check messages)."""
+    return profile(target).display_name if target in TARGETS else _SHAPE_NAMES.get(target, target)
+
+
+_SHAPE_NAMES = {"canonical": "toolcast canonical", "legacy": "legacy parameter map"}
+
+
+class _DisplayNames(Mapping[str, str]):
+    """``DISPLAY_NAMES`` read from the profiles on use (so importing it loads no profile)."""
+
+    def __getitem__(self, key: str) -> str:
+        if key not in TARGETS and key not in _SHAPE_NAMES:
+            raise KeyError(key)
+        return display_name(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter((*TARGETS, *_SHAPE_NAMES))
+
+    def __len__(self) -> int:
+        return len(TARGETS) + len(_SHAPE_NAMES)
+
+
+DISPLAY_NAMES: Mapping[str, str] = _DisplayNames()
+
+
+def has_strict(target: str) -> bool:
+    return target in TARGETS and profile(target).has_strict
+
+
+def effective_strict(target: str, overrides: Mapping[str, Any], source_shape: str | None,
+                     options: TargetOptions) -> bool:
+    """Strictness for ``target``: the option given > the tool's override for the target > the tool's own
+    flag when it was written for this target (an OpenAI Chat tool's flag also holds for Responses, the
+    same API family) > the target's default."""
+    if options.strict is not None:
+        return options.strict
+    over = overrides.get(target)
+    if isinstance(over, Mapping) and isinstance(over.get("strict"), bool):
+        return bool(over["strict"])
+    if source_shape is not None and (source_shape == target or (target == "openai-responses"
+                                                                 and source_shape == "openai")):
+        own = overrides.get(source_shape)
+        if isinstance(own, Mapping) and isinstance(own.get("strict"), bool):
+            return bool(own["strict"])
+    return has_strict(target) and profile(target).strict_default
