@@ -8,8 +8,9 @@ import argparse
 import json
 import os
 import re
+import secrets
+import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -163,18 +164,41 @@ def _emit(args: argparse.Namespace, text: str, ok: bool) -> int:
 
 
 def write_atomic(path: Path, text: str, source: Path | None) -> None:
-    """Write via a temporary file in the same folder and a rename; never over the input file."""
+    """Write via a temporary file in the destination's folder and a rename; never over the input file.
+
+    A symlink is written through: its target gets the new text and the link stays a link. An existing
+    file keeps its mode; a new one gets the mode any new file gets (0666 less the umask: 0644 under
+    022), because the temporary file is created that way instead of with ``mkstemp``'s 0600."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     if source is not None and path.exists() and source.exists() and path.resolve() == source.resolve():
         raise ToolcastError(f"{path}: refusing to overwrite the input file")
-    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise ToolcastError(f"{path}: is a folder")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise ToolcastError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        mode: int | None = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mode = None
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = _create_temporary(path, folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise ToolcastError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _create_temporary(path: Path, folder: Path) -> tuple[int, Path]:
+    for _ in range(100):
+        tmp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise ToolcastError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    raise ToolcastError(f"{path}: cannot write: no free temporary name in {folder}")

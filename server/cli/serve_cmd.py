@@ -38,4 +38,5 @@ def run(args: argparse.Namespace) -> int:
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
         server.start_io()
+        return server.exit_code  # 1 after `exit` without `shutdown`
     return 0

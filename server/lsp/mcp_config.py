@@ -197,9 +197,7 @@ async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
     errors = sum(1 for f in report.findings if f.severity == Severity.ERROR)
     result = {"path": str(path), "uri": path.as_uri(), "server": server_label, "tools": len(found.tools),
               "errors": errors, "findings": len(report.findings)}
-    window = getattr(getattr(ls, "capabilities", None), "window", None)
-    show = getattr(window, "show_document", None)
-    if show is not None and getattr(show, "support", False):
+    if ls.session.show_document:
         await ls.window_show_document_async(t.ShowDocumentParams(uri=path.as_uri(), take_focus=True))
     else:
         ls.window_show_message(t.ShowMessageParams(

@@ -91,6 +91,35 @@ def test_providers_matrix() -> None:
     assert data["openai"]["strict"]["minLength"] == "folded"
 
 
+def _mcp_out(src: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(src), "--to", "mcp", "--out",
+                           str(out)], capture_output=True, text=True, timeout=60, umask=0o022)
+
+
+def test_out_keeps_modes_and_writes_through_symlinks(tmp_path: Path) -> None:
+    src = tmp_path / "t.tool.json"
+    src.write_text((FIXTURES / "legacy.tool.json").read_text(encoding="utf-8"), encoding="utf-8")
+    new = tmp_path / "new.mcp.json"
+    assert _mcp_out(src, new).returncode == 0
+    assert new.stat().st_mode & 0o777 == 0o644  # a new file: 0666 less the umask 022 (mkstemp gave 0600)
+    kept = tmp_path / "kept.mcp.json"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    assert _mcp_out(src, kept).returncode == 0
+    assert kept.stat().st_mode & 0o777 == 0o640 and "inputSchema" in kept.read_text()
+    real = tmp_path / "real" / "target.json"
+    real.parent.mkdir()
+    real.write_text("old")
+    real.chmod(0o664)
+    link = tmp_path / "link.mcp.json"
+    link.symlink_to(real)
+    done = _mcp_out(src, link)
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and "inputSchema" in real.read_text()  # written through, the link kept
+    assert real.stat().st_mode & 0o777 == 0o664
+    assert sorted(p.name for p in real.parent.iterdir()) == ["target.json"]  # no temporary left
+
+
 def test_lone_surrogate_is_escaped_not_a_crash(tmp_path: Path) -> None:
     src = tmp_path / "s.json"
     src.write_text('{"name": "t", "description": "a\\udc00b", "parameters": {"type": "object", "properties": {}}}',

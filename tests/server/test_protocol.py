@@ -135,3 +135,43 @@ def test_hostile_documents_get_diagnostics_and_the_next_request_an_answer(raw: R
         assert items and (code is None or code in {d.get("code") for d in items}), items[:3]
         rid = raw.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
         assert "result" in raw.response(rid, 60)
+
+
+def test_lifecycle_per_specification(raw: Raw, tmp_path: Path) -> None:
+    """A second `initialize` is an error; bad command arguments get an error answer and a one-line
+    warning; `exit` without `shutdown` ends the process with exit code 1."""
+    raw.initialize(tmp_path)
+    rid = raw.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    assert _error(raw, rid)["code"] == -32600
+    rid = raw.request("workspace/executeCommand", {"command": "toolcast.export", "arguments": [1, 2, 3]})
+    assert _error(raw, rid)["code"] == -32602
+    rid = raw.request("workspace/executeCommand", {"command": "toolcast.nothing", "arguments": []})
+    assert _error(raw, rid)["code"] == -32602
+    rid = raw.request("textDocument/documentSymbol", {"textDocument": {"uri": "file:///nowhere.json"}})
+    assert "result" in raw.response(rid)  # still serving
+    raw.notify("exit")
+    assert raw.proc.wait(10) == 1
+    log = b"".join(raw.stderr).decode("utf-8", "replace")
+    assert "Traceback" not in log, log
+    assert any("toolcast.export takes" in line and line.startswith("WARNING") for line in log.splitlines()), log
+
+
+def test_export_files_get_the_umask_mode_and_symlinks_are_refused(tmp_path: Path) -> None:
+    raw = Raw(umask=0o022)
+    try:
+        raw.initialize(tmp_path)
+        src = tmp_path / "w.tool.json"
+        src.write_text(json.dumps(TOOL))
+        rid = raw.request("workspace/executeCommand", {"command": "toolcast.export",
+                                                       "arguments": [src.as_uri(), "openai"]})
+        written = Path(raw.response(rid)["result"]["path"])
+        assert written.name == "w.openai.json" and written.stat().st_mode & 0o777 == 0o644
+        elsewhere = tmp_path / "elsewhere.json"
+        elsewhere.write_text("mine")
+        (tmp_path / "w.anthropic.json").symlink_to(elsewhere)
+        rid = raw.request("workspace/executeCommand", {"command": "toolcast.export",
+                                                       "arguments": [src.as_uri(), "anthropic"]})
+        assert "does not overwrite" in _error(raw, rid)["message"]
+        assert elsewhere.read_text() == "mine" and (tmp_path / "w.anthropic.json").is_symlink()
+    finally:
+        raw.close()

@@ -1,0 +1,184 @@
+"""Code actions (quick fixes from findings, exports to every target) and the ``toolcast.export``
+command. An export is exactly what ``toolcast convert`` prints for the same input."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as t
+from toolcast.adapters.checks.request_checks import is_request as is_request_value
+
+from .documents import Document, uri_to_path
+from .protocol import ErrorReply
+from .state import EAGER_EXPORT_TOOLS, ToolcastServer
+
+log = logging.getLogger("toolcast.server")
+
+CODE_ACTION_OPTIONS = t.CodeActionOptions(code_action_kinds=[
+    t.CodeActionKind.QuickFix, t.CodeActionKind.Source, t.CodeActionKind.RefactorRewrite])
+
+
+def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:
+    report = ls.report(doc)
+    for tool in report.tools if report else ():
+        if tool.span[0] <= offset <= tool.span[1]:
+            return tool
+    return None
+
+
+def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[str, str]:
+    """(file name, text) of the export — exactly what ``toolcast convert`` prints for the same input."""
+    from toolcast.adapters.convert import convert, convert_all
+    from toolcast.adapters.document import parse
+    from toolcast.adapters.loading import load_tools
+    from toolcast.adapters.targets import export_file_name, source_stem
+    from toolcast.server.cli.convert_cmd import render
+
+    value = parse(doc.text).value
+    path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
+    stem = source_stem(path.name)
+    if is_request_value(value):  # a request file: the provider's request, as `toolcast request` prints it
+        from toolcast.adapters.messages import request_from_json, to_wire
+
+        return export_file_name(stem, target), render(to_wire(request_from_json(value), target).body)
+    loaded = load_tools(value)
+    if tool_index is not None:
+        chosen = [lt for lt in loaded if lt.index == tool_index]
+        output: Any = convert(chosen[0].tool, target).output if chosen else None
+        name = export_file_name(chosen[0].tool.name if chosen else stem, target)
+    elif len(loaded) == 1 and loaded[0].pointer == "":
+        output = convert(loaded[0].tool, target).output
+        name = export_file_name(stem, target)
+    else:
+        output = convert_all([lt.tool for lt in loaded], target).output
+        name = export_file_name(stem, target)
+    return name, render(output)
+
+
+def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    from toolcast.adapters.providers import DISPLAY_NAMES
+    from toolcast.adapters.targets import TARGETS
+
+    doc = ls.documents.get(params.text_document.uri)
+    if doc is None:
+        return []
+    only = params.context.only
+    actions: list[t.CodeAction] = []
+
+    def wanted(kind: str) -> bool:
+        return not only or any(kind == k or kind.startswith(f"{k}.") for k in only)
+
+    report = ls.report(doc)
+    # Quick fixes for the diagnostics the client sends, computed for the current text: a diagnostic
+    # whose code and range no longer match a current finding (the text changed) gets none, and
+    # each edit names the version it was computed for, so a client refuses it once that is stale.
+    fixable = [d for d in params.context.diagnostics if isinstance(d.data, dict) and d.data.get("fixable")]
+    if report is not None and fixable and wanted("quickfix"):
+        enc = ls.encoding
+        current = {(f.code, f.span): f for f in report.findings if f.all_fixes()}
+        for diag in fixable:
+            span = (doc.index.offset(diag.range.start.line, diag.range.start.character, enc),
+                    doc.index.offset(diag.range.end.line, diag.range.end.character, enc))
+            finding = current.get((str(diag.code), span))
+            for fix in finding.all_fixes() if finding is not None else ():
+                edits = [t.TextEdit(ls.range(doc, (e.start, e.end), enc), e.new_text) for e in fix.edits]
+                actions.append(t.CodeAction(
+                    title=fix.title, kind=t.CodeActionKind.QuickFix, diagnostics=[diag],
+                    edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
+                        t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
+
+    from toolcast.adapters.document import parse
+    from toolcast.adapters.messages import REQUEST_TARGETS
+
+    request = is_request_value(parse(doc.text).value)
+    if report is None or not (report.tools or request):
+        return actions
+    offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
+    under = tool_at(ls, doc, offset)
+    creates = ls.session.create_files
+    chosen = ls.config_for(doc).targets  # the project's or the client's `targets`: only those are offered
+    for target in (t_ for t_ in (REQUEST_TARGETS if request else TARGETS) if t_ in chosen):
+        scopes: list[tuple[str, int | None]] = [("file", None)]
+        if under is not None and len(report.tools) > 1 and not request:
+            scopes.insert(0, ("tool", under.index))
+        for scope, index in scopes:
+            kind = f"source.toolcast.{'preview' if request else 'export'}.{target}"
+            if not wanted(kind):
+                continue
+            label = DISPLAY_NAMES[target]
+            what = f" ({under.name})" if scope == "tool" and under is not None else ""
+            args = [doc.uri, target, index]
+            title = f"Preview as {label} request" if request else f"Export to {label}{what}"
+            if len(report.tools) > EAGER_EXPORT_TOOLS:
+                # Code actions are asked for at every cursor move: for a large file the export is only
+                # computed when chosen (the command reports a file that does not load).
+                actions.append(t.CodeAction(title=title, kind=kind,
+                                            command=t.Command(title, "toolcast.export", arguments=args)))
+                continue
+            try:
+                name, text = render_export(doc, target, index)
+            except Exception as exc:  # a file that does not load: no export offered
+                log.info("export not offered: %s", exc)
+                continue
+            dest = (doc.path.parent / name) if doc.path else None
+            exists = dest is not None and dest.exists()
+            if creates and dest is not None:
+                if exists:
+                    if not ls.session.overwrite_files:
+                        continue
+                    title += f" (overwrite {name})"
+                uri = dest.as_uri()
+                edit = t.WorkspaceEdit(document_changes=[
+                    t.CreateFile(uri=uri, options=t.CreateFileOptions(overwrite=True) if exists else None),
+                    t.TextDocumentEdit(t.OptionalVersionedTextDocumentIdentifier(uri, None),
+                                       [t.TextEdit(t.Range(t.Position(0, 0), t.Position(0, 0)), text)]),
+                ])
+                actions.append(t.CodeAction(title=title, kind=kind, edit=edit))
+            else:
+                actions.append(t.CodeAction(title=title, kind=kind,
+                                            command=t.Command(title, "toolcast.export", arguments=args)))
+    return actions
+
+
+def export_command(ls: ToolcastServer, *args: Any) -> Any:
+    """Arguments: uri, target, [tool index or null], [return the JSON instead of writing: true].
+    Writes ``<stem>.<target>.json`` beside the file (never over an existing one), or returns the JSON.
+    Wrong arguments or a file that cannot be exported: an error answer (``ErrorReply``), not a raise."""
+    from toolcast.adapters.errors import ToolcastError
+    from toolcast.adapters.targets import TARGETS
+
+    if len(args) < 2 or not isinstance(args[0], str) or args[1] not in TARGETS:
+        return ErrorReply("toolcast.export takes: uri, target[, tool index][, return json]")
+    uri, target = args[0], args[1]
+    tool_index = args[2] if len(args) > 2 and isinstance(args[2], int) else None
+    return_json = bool(args[3]) if len(args) > 3 else False
+    doc = ls.documents.get(uri)
+    if doc is None:
+        path = uri_to_path(uri)
+        if path is None or not path.is_file():
+            return ErrorReply(f"toolcast.export: unknown document {uri}")
+        try:
+            doc = Document(uri, path.read_text(encoding="utf-8-sig"), 0)
+        except (OSError, UnicodeDecodeError) as exc:
+            return ErrorReply(f"toolcast.export: cannot read {path}: {exc}", -32603)
+    try:
+        name, text = render_export(doc, target, tool_index)
+    except (ToolcastError, ValueError) as exc:  # a file that does not load
+        return ErrorReply(f"toolcast.export: {exc}", -32603)
+    if return_json:
+        return json.loads(text)
+    if doc.path is None:
+        return ErrorReply("toolcast.export: export needs a file on disk", -32603)
+    dest = doc.path.parent / name
+    if dest.exists() or dest.is_symlink():
+        return ErrorReply(f"toolcast.export: {dest.name} exists; toolcast does not overwrite it", -32603)
+    from toolcast.server.cli.convert_cmd import write_atomic
+
+    try:
+        write_atomic(dest, text, source=doc.path)
+    except ToolcastError as exc:
+        return ErrorReply(f"toolcast.export: {exc}", -32603)
+    return {"path": str(dest)}

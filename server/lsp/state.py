@@ -1,0 +1,313 @@
+"""The server's state: open documents, settings and configuration, check reports, and how
+diagnostics are made and published (pushed, debounced per document, never for a stale version)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fnmatch
+import gc
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+from toolcast.adapters.checks import (
+    CheckConfig,
+    DocumentReport,
+    Finding,
+    check_document,
+    check_names_across,
+    config_from_mapping,
+    load_config,
+)
+from toolcast.adapters.document import Encoding, LineIndex
+
+from .diagnostics import RawJson, diagnostics_json
+from .documents import Document
+from .protocol import ToolcastProtocol, run_io
+from .session import ClientSession
+
+log = logging.getLogger("toolcast.server")
+
+DEFAULT_DEBOUNCE = 0.0
+#: Changes closer together than this are a burst (a paste of many edits, a replayed macro, a flood):
+#: their diagnostics wait until the burst pauses for BURST_DELAY.
+BURST_GAP = 0.002
+BURST_DELAY = 0.02
+#: Diagnostics sent per document: a file of thousands of tools can have tens of thousands of
+#: findings, more than anyone reads in an editor and slow for every client to take in.
+DEFAULT_MAX_DIAGNOSTICS = 1000
+SETTLE_SIZE = 1_000_000
+#: Up to this many tools, export code actions carry the file to create (computed with the action list).
+EAGER_EXPORT_TOOLS = 50
+FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
+EDIT_BUDGET = 0.05  # the same after an edit while that first check is still going on
+SLICE = 0.05  # background checking between two looks at the incoming messages
+#: How long the first diagnostics wait for the client's settings (`workspace/configuration`) at most.
+SETTINGS_WAIT = 5.0
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+class ToolcastServer(LanguageServer):
+    def __init__(self) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            ver = version("toolcast")
+        except PackageNotFoundError:
+            ver = "0"
+        super().__init__("toolcast", ver, text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
+                         protocol_cls=ToolcastProtocol)
+        self.documents: dict[str, Document] = {}
+        self.client_settings: dict[str, Any] = {}
+        self.session = ClientSession()  # what the client can do, resolved once at `initialize`
+        self.debounce = DEFAULT_DEBOUNCE
+        self.max_diagnostics = DEFAULT_MAX_DIAGNOSTICS
+        self.pending: dict[str, asyncio.Task[None]] = {}  # publishes waiting to run
+        self.completing: dict[str, asyncio.Future[None]] = {}  # background completion of checks
+        self.watchdog: asyncio.Future[None] | None = None
+        self.roots: list[Path] = []
+        self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
+        self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
+        self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
+        # Set once the client's settings are known (pulled after `initialized`, or none to pull), so
+        # the first diagnostics already use them: a client's `targets` must never apply "sometimes".
+        self.settings_ready = asyncio.Event()
+        self.exit_code = 0  # of the process, once the message loop ends (see ToolcastProtocol)
+
+    def _start_io_async(self, stdin: Any = None, stdout: Any = None) -> None:
+        """toolcast's own message loop (``protocol.run_io``): framing that never wedges."""
+        self.exit_code = run_io(self, stdin, stdout)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """A body that is not JSON gets the JSON-RPC ``ParseError`` answer (id null) and a log line,
+        not an error popup in the user's editor."""
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+            protocol = self.protocol
+            if isinstance(protocol, ToolcastProtocol):
+                protocol.send_error(None, -32700, f"Parse error: {error}")
+            return
+        super().report_server_error(error, source)
+
+    # -- configuration --------------------------------------------------------------------------
+    def config_for(self, doc: Document) -> CheckConfig:
+        """Project configuration (toolcast.toml / pyproject.toml) with the client's settings on top, key
+        by key. Cached per folder (this runs on every keystroke); watched-file and configuration changes
+        clear the cache."""
+        return self.config_in(doc.path.parent if doc.path is not None else None)
+
+    def config_in(self, folder: Path | None) -> CheckConfig:
+        cached = self.configs.get(folder)
+        if cached is None:
+            cached = self.configs[folder] = self._load_config(folder)
+        return cached
+
+    def _load_config(self, folder: Path | None) -> CheckConfig:
+        from toolcast.adapters.checks.config import ConfigReadError, find_config_file
+
+        data: dict[str, Any] = {}
+        source = "client settings"
+        if folder is not None:
+            try:
+                found = find_config_file(folder)
+            except ConfigReadError:
+                found = None  # `toolcast check` reports the unreadable file; the editor keeps defaults
+            if found is not None:
+                data, source = dict(found[1]), str(found[0])
+        data.update(self.client_settings)
+        if not data:
+            return CheckConfig()
+        config, problems = config_from_mapping(data, source)
+        if problems and folder is not None:
+            return load_config(folder)[0]  # a bad mix: fall back to the project file alone
+        return config
+
+    def set_client_settings(self, settings: Any) -> None:
+        raw = settings.get("toolcast", settings) if isinstance(settings, dict) else {}
+        # A copy (keys are taken out below). `null` means "not set in the editor": the project's
+        # toolcast.toml or the defaults decide (VS Code sends every declared setting, set or not).
+        data = {k: v for k, v in raw.items() if v is not None} if isinstance(raw, dict) else {}
+        debounce = data.pop("debounce_ms", None) if "debounce_ms" in data else None
+        if isinstance(debounce, (int, float)) and 0 <= debounce <= 5000:
+            self.debounce = debounce / 1000
+        for client_only in ("server", "trace"):  # the editor extension's own settings (how to start us)
+            data.pop(client_only, None)
+        limit = data.pop("max_diagnostics", None) if "max_diagnostics" in data else None
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+            self.max_diagnostics = limit
+        _, problems = config_from_mapping(data, "client settings") if data else (None, [])
+        if problems:
+            text = "; ".join(f"{p.key}: {p.message}" for p in problems)
+            self.window_show_message(t.ShowMessageParams(
+                t.MessageType.Warning, f"toolcast: invalid settings ({text}); using the defaults"))
+            self.window_log_message(t.LogMessageParams(t.MessageType.Warning, f"invalid settings: {text}"))
+            self.client_settings = {}
+        else:
+            self.client_settings = data
+        self.configs.clear()
+        for doc in self.documents.values():  # reports depend on the settings
+            doc.report = None
+
+    @property
+    def encoding(self) -> Encoding:
+        return self.session.encoding
+
+    @property
+    def pull(self) -> bool:
+        return self.session.pull
+
+    def refresh(self, lenses: bool = False) -> None:
+        """Ask a pull client to re-pull, when it says it can; with ``lenses``, code lenses too (their loss
+        counts depend on the settings, and clients only ask for them again when told)."""
+        if self.session.pull and self.session.diagnostic_refresh:
+            self.workspace_diagnostic_refresh(None)
+        if lenses and self.session.code_lens_refresh:
+            self.workspace_code_lens_refresh(None)
+
+    # -- analysis -------------------------------------------------------------------------------
+    def is_candidate(self, doc: Document, config: CheckConfig) -> bool:
+        path = doc.path
+        name = path.name if path is not None else doc.uri.rsplit("/", 1)[-1]
+        rel = f"{path.parent.name}/{name}" if path is not None else name
+        return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) for g in config.globs)
+
+    def report(self, doc: Document) -> DocumentReport | None:
+        """The check report for the document's current version (computed once per version). A large
+        file's first check stops after FIRST_BUDGET seconds, so its first diagnostics come at once;
+        an edit's after EDIT_BUDGET. The rest is finished in the background (``_complete``)."""
+        if doc.report is not None and doc.report_version == doc.version:
+            return doc.report
+        config = self.config_for(doc)
+        budget = EDIT_BUDGET if doc.settled else FIRST_BUDGET
+        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget)
+        if not report.is_tool_file and not self.is_candidate(doc, config):
+            report = DocumentReport((), (), False)
+        doc.report, doc.report_version = report, doc.version
+        if report.pending:
+            if doc.uri not in self.completing and _in_event_loop():
+                self.completing[doc.uri] = asyncio.ensure_future(self._complete(doc))
+        elif not doc.settled:
+            doc.settled = True
+            if len(doc.text) > SETTLE_SIZE:
+                # A large document's first analysis leaves millions of long-lived objects (tree,
+                # values, findings). Freezing them keeps the cycle collector from walking them all
+                # on later keystrokes (a pause of 100 ms and more); reference counting still frees
+                # them when the document goes.
+                gc.freeze()
+        return report
+
+    async def _complete(self, doc: Document) -> None:
+        """Finish the pending checks of a document in slices, letting edits and requests in between,
+        then publish (push) or ask the client to pull again (pull)."""
+        try:
+            while self.documents.get(doc.uri) is doc:
+                await asyncio.sleep(0)
+                report = self.report(doc)
+                if report is None or not report.pending:
+                    break
+                if report.resume is None or report.resume(SLICE) == 0:
+                    doc.report = None  # everything is checked and cached: the next report is complete
+            if self.documents.get(doc.uri) is doc:
+                if self.pull:
+                    self.refresh()
+                else:
+                    self.schedule(doc.uri)
+        finally:
+            self.completing.pop(doc.uri, None)
+
+    def diagnostics(self, doc: Document) -> str:
+        """The JSON array of the document's diagnostics."""
+        report = self.report(doc)
+        if report is None:
+            return "[]"
+        extra: tuple[Finding, ...] = ()
+        # Registration checks across files (open ones and the workspace index): duplicate names.
+        others = {path: report for path, (_, report) in self.indexed.items() if report.tools}
+        others.update({self.key(d): r for d in self.documents.values()
+                       if (r := self.report(d)) is not None and r.tools})
+        if len(others) > 1 and self.key(doc) in others:
+            across = check_names_across(others, self.config_for(doc))
+            extra = across.get(self.key(doc), ())
+        return diagnostics_json(doc.uri, doc.index, report, extra, self.encoding, doc.fragments, self.locate,
+                                self.max_diagnostics)
+
+    def locate(self, path: str) -> tuple[str, LineIndex] | None:
+        """(uri, line index) of another file named in a finding: open, else as indexed from disk."""
+        for d in self.documents.values():
+            if self.key(d) == path:
+                return d.uri, d.index
+        if path in self.indexed:
+            text = self.indexed[path][0]
+            known = self.indexed_lines.get(path)
+            if known is None or known.text is not text:
+                known = self.indexed_lines[path] = LineIndex(text)
+            return Path(path).as_uri(), known
+        return None
+
+    @staticmethod
+    def key(doc: Document) -> str:
+        """How a document is named in cross-file findings: its path, else its URI."""
+        return str(doc.path) if doc.path is not None else doc.uri
+
+    def publish(self, uri: str, version: int | None, diagnostics: str) -> None:
+        ver = "" if version is None else f',"version":{version}'
+        self.protocol._send_data(RawJson(
+            '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":'
+            f'{{"uri":{json.dumps(uri, ensure_ascii=False)}{ver},"diagnostics":{diagnostics}}}}}'))
+
+    @staticmethod
+    def range(doc: Document, span: tuple[int, int], enc: Encoding) -> t.Range:
+        sl, sc = doc.index.position(span[0], enc)
+        el, ec = doc.index.position(span[1], enc)
+        return t.Range(t.Position(sl, sc), t.Position(el, ec))
+
+    # -- push -----------------------------------------------------------------------------------
+    def schedule(self, uri: str, burst: bool = False) -> None:
+        """Publish the document's diagnostics soon: at once (after the messages already read), or,
+        while changes arrive faster than ``BURST_GAP`` apart, once the burst pauses for
+        ``BURST_DELAY``, so a flood of changes costs one analysis instead of one each."""
+        if self.pull:
+            return
+        old = self.pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        delay = max(self.debounce, BURST_DELAY) if burst else self.debounce
+        self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay))
+
+    async def settings_known(self) -> None:
+        """Wait until the client's settings are in (bounded: a client that never answers is not waited for)."""
+        if not self.settings_ready.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.settings_ready.wait(), SETTINGS_WAIT)
+
+    async def _publish_later(self, uri: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.settings_known()
+        doc = self.documents.get(uri)
+        if doc is None:
+            return
+        version = doc.version
+        diags = self.diagnostics(doc)
+        if self.documents.get(uri) is doc and doc.version == version:  # never publish for a stale version
+            self.publish(uri, version, diags)
+        self.pending.pop(uri, None)
+        report = doc.report
+        if report is not None and report.pending:
+            return  # `_complete` publishes again when the checks are done
+        names = tuple(tool.name for tool in report.tools) if report is not None else ()
+        if names != doc.published_names:
+            # Duplicate names in other open files may have appeared or gone.
+            doc.published_names = names
+            for other in self.documents.values():
+                if other is not doc and other.report is not None and other.report.tools:
+                    self.schedule(other.uri)
