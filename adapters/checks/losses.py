@@ -31,11 +31,11 @@ def loss_code(loss: Loss) -> str:
 def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tuple[Any, Any]]:
     """[(LoadedTool, Conversion)] for every configured target; empty when the tool does not load
     (discovery findings already say why)."""
-    try:
-        from ..convert import convert  # type: ignore[attr-defined,unused-ignore]
-        from ..loading import load_tools  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return []
+    # Imported here (the converter imports the checks' configuration); a failure to import is a bug
+    # to see, never a reason to report no losses.
+    from ..convert import convert  # type: ignore[attr-defined,unused-ignore]
+    from ..loading import load_tools  # type: ignore[attr-defined,unused-ignore]
+
     try:
         loaded = load_tools(value, shape if shape not in (None, "canonical") else None)
     except (ToolcastError, ValueError, TypeError, KeyError):
