@@ -76,12 +76,12 @@ def check_document(
     return run_document(text, path=path, config=config or CheckConfig(), budget=budget)
 
 
-def summarize_document(text: str) -> DocumentReport:
+def summarize_document(text: str, path: str | None = None) -> DocumentReport:
     """The tools of a document and their names, without checking them: what duplicate-name checks
     across files need from files that are not open (a fraction of the cost of ``check_document``)."""
     from .engine import run_summary
 
-    return run_summary(text)
+    return run_summary(text, path)
 
 
 def check_names_across(

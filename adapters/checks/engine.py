@@ -97,6 +97,11 @@ def _is_toolcast_schema(value: Any) -> bool:
     return isinstance(schema, str) and "toolcast" in schema and schema.endswith("tool.schema.json")
 
 
+def is_jsonc(path: str | None) -> bool:
+    """A `.jsonc` file may hold comments and trailing commas (what `toolcast explain TC001` promises)."""
+    return path is not None and path.lower().endswith(".jsonc")
+
+
 def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None) -> DocumentReport:
     deadline = time.perf_counter() + budget if budget is not None else None
     pending = 0
@@ -116,7 +121,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     from ..document import parse  # type: ignore[attr-defined,unused-ignore]
     from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
 
-    parsed = parse(text)
+    parsed = parse(text, jsonc=is_jsonc(path))
     view = DocView(text, parsed)
     syntax: list[Finding] = []
     for err in getattr(parsed, "errors", ()):
@@ -269,13 +274,13 @@ def _shape_of(obj: Any) -> str | None:
     return shape
 
 
-def run_summary(text: str) -> DocumentReport:
+def run_summary(text: str, path: str | None = None) -> DocumentReport:
     if len(text) > MAX_TEXT:
         return DocumentReport((), (), False)
     from ..document import parse  # type: ignore[attr-defined,unused-ignore]
     from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
 
-    parsed = parse(text)
+    parsed = parse(text, jsonc=is_jsonc(path))
     view = DocView(text, parsed)
     value = parsed.value
     tools = []

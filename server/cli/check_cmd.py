@@ -274,6 +274,7 @@ def run_files(args: argparse.Namespace) -> int:
     )
     reports: dict[str, Any] = {}
     texts: dict[str, str] = {}
+    skipped = 0  # .json/.jsonc files outside the globs that hold no tool with a schema
     for path, explicit in candidates:
         progress.step()
         try:
@@ -290,6 +291,7 @@ def run_files(args: argparse.Namespace) -> int:
         cfg = config_for(path)
         report = check_document(text, path=str(path), config=cfg)
         if not explicit and not _content_is_tools(report):
+            skipped += 1
             continue
         reports[str(path)] = report
         texts[str(path)] = text
@@ -305,4 +307,8 @@ def run_files(args: argparse.Namespace) -> int:
     for shown, report in reports.items():
         findings: list[Finding] = list(report.findings) + list(across.get(shown, ()))
         located.extend(_locate(shown, texts[shown], findings, args.format))
-    return _emit(located, args, f"{len(reports)} file(s) checked", status)
+    summary = f"{len(reports)} file(s) checked"
+    if skipped:
+        # Every file the walk looked at is accounted for: name a file or match it with `globs` to check it.
+        summary += f"; {skipped} other JSON file(s) skipped (no tool with a parameters schema; name them or add a glob)"
+    return _emit(located, args, summary, status)

@@ -39,4 +39,4 @@ def index_file(path: Path) -> tuple[str, DocumentReport] | None:
         text = path.read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None
-    return text, summarize_document(text)
+    return text, summarize_document(text, str(path))

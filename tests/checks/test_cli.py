@@ -163,8 +163,20 @@ def test_folder_uses_globs_and_content_and_finds_cross_file_duplicates(tmp_path:
     assert all(r["related"] for r in records if r["code"] == "TC202")
     assert not any("package.json" in r["path"] or "node_modules" in r["path"] for r in records)
     human = _run(tmp_path, ".")
-    assert "3 file(s) checked" in human.stdout + human.stderr
+    assert "3 file(s) checked; 1 other JSON file(s) skipped" in human.stdout + human.stderr  # package.json
     assert done.returncode == 1
+
+
+def test_jsonc_files_may_hold_comments_and_trailing_commas(tmp_path: Path) -> None:
+    """`.jsonc` is accepted as JSONC (what `toolcast explain TC001` and `check --help` say); `.json` is not."""
+    text = '{\n  // the weather tool\n  "name": "get_weather", /* c */\n  "description": "Weather.",\n' \
+           '  "parameters": {"type": "object", "properties": {"city": {"type": "string"}},\n' \
+           '                 "required": ["city"], "additionalProperties": false,},\n}\n'
+    (tmp_path / "w.tool.jsonc").write_text(text, encoding="utf-8")
+    (tmp_path / "w2.tools.json").write_text(text.replace("get_weather", "other"), encoding="utf-8")
+    records = json.loads(_run(tmp_path, "--format", "json", ".").stdout)
+    assert not [r for r in records if r["path"] == "w.tool.jsonc" and r["code"] == "TC001"], records
+    assert [r for r in records if r["path"] == "w2.tools.json" and r["code"] == "TC001"]
 
 
 def test_an_export_is_not_a_second_definition(tmp_path: Path) -> None:
