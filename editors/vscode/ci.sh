@@ -10,10 +10,11 @@ npx tsc -p . --noEmit
 npm run --silent test
 npm run --silent package
 node scripts/check-vsix.mjs toolcast.vsix
-# The extension's target list is the server's.
+# The extension's target list is the server's: the targets and the display names of the provider profiles.
 "$TOOLCAST_PYTHON" -c 'import json, sys
-from toolcast.adapters.targets import TARGETS, DISPLAY_NAMES
-print(json.dumps([{"id": t, "label": DISPLAY_NAMES[t]} for t in TARGETS]))' > out/server-targets.json
+from toolcast.adapters.targets import TARGETS
+from toolcast.adapters.providers import display_name
+print(json.dumps([{"id": t, "label": display_name(t)} for t in TARGETS]))' > out/server-targets.json
 node -e 'const a = require("./out/src/targets.js").TARGETS, b = require("./out/server-targets.json");
 if (JSON.stringify(a) !== JSON.stringify(b)) { console.error("targets differ from the server:", a, b); process.exit(1); }'
 node test/smoke.mjs
