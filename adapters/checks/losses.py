@@ -21,6 +21,12 @@ _EFFECT_CODES = {
 }
 
 
+def changes_meaning(code: str) -> bool:
+    """A finding that counts as a loss wherever losses are summed up (hover, code lens): every TC5xx but
+    TC501, a neutral rewrite (same accepted values, other spelling)."""
+    return code.startswith("TC5") and code != _EFFECT_CODES[Effect.NEUTRAL]
+
+
 def loss_code(loss: Loss) -> str:
     """Codes by effect, so narrowing/unsatisfiable/rejected losses can be louder than neutral ones."""
     if loss.action == Action.REJECTED:

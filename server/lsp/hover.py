@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.adapters.checks import CheckConfig, DocumentReport
+from toolcast.adapters.checks.losses import changes_meaning
 from toolcast.adapters.document import parse
 from toolcast.adapters.providers import DISPLAY_NAMES
 
@@ -39,7 +40,7 @@ def hover_text(text: str, offset: int, report: DocumentReport | None, config: Ch
             lines = [f"**{tool.name}**"]
             for target in config.targets:
                 n = len([f for f in findings if f.tool_index == tool.index and target in f.targets
-                         and f.code.startswith("TC5")])
+                         and changes_meaning(f.code)])
                 lines.append(f"- {DISPLAY_NAMES[target]}: {'kept' if n == 0 else f'{n} loss(es)'}")
             return "\n".join(lines), tool.name_span
     span = parsed.span(loc.pointer, "key")

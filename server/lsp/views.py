@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lsprotocol import types as t
+from toolcast.adapters.checks.losses import changes_meaning
 
 from . import mcp_config
 from .state import ToolcastServer
@@ -74,7 +75,7 @@ def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
         return []
     per_tool: dict[int, dict[str, int]] = {}
     for f in report.findings:  # one pass: files with thousands of tools and findings
-        if f.tool_index is not None and f.code.startswith("TC5") and f.code != "TC501":
+        if f.tool_index is not None and changes_meaning(f.code):
             counts = per_tool.setdefault(f.tool_index, {})
             for target in f.targets:
                 counts[target] = counts.get(target, 0) + 1
