@@ -18,7 +18,8 @@ from .state import EAGER_EXPORT_TOOLS, ToolcastServer
 log = logging.getLogger("toolcast.server")
 
 CODE_ACTION_OPTIONS = t.CodeActionOptions(code_action_kinds=[
-    t.CodeActionKind.QuickFix, t.CodeActionKind.Source, t.CodeActionKind.RefactorRewrite])
+    t.CodeActionKind.QuickFix, t.CodeActionKind.Source, t.CodeActionKind.RefactorRewrite],
+    resolve_provider=True)
 
 
 def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:
@@ -56,6 +57,14 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
         output = convert_all([lt.tool for lt in loaded], target).output
         name = export_file_name(stem, target)
     return name, render(output)
+
+
+def export_name(doc: Document, target: str, tool_name: str | None) -> str:
+    """The file name ``render_export`` gives, without converting anything."""
+    from toolcast.adapters.targets import export_file_name, source_stem
+
+    path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
+    return export_file_name(tool_name if tool_name is not None else source_stem(path.name), target)
 
 
 def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAction]:
@@ -98,7 +107,13 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
         return actions
     offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
     under = tool_at(ls, doc, offset)
-    creates = ls.session.create_files
+    session = ls.session
+    creates = session.create_files
+    # A client that resolves an action's edit gets export actions without it, for every file size: the
+    # export is computed by `codeAction/resolve` when one is chosen (code actions are asked for at
+    # every cursor move). Other clients: the edit computed here for small files, the command above.
+    lazy = session.resolve_edit and creates and doc.path is not None
+    eager = not lazy and len(report.tools) <= EAGER_EXPORT_TOOLS
     chosen = ls.config_for(doc).targets  # the project's or the client's `targets`: only those are offered
     for target in (t_ for t_ in (REQUEST_TARGETS if request else TARGETS) if t_ in chosen):
         scopes: list[tuple[str, int | None]] = [("file", None)]
@@ -112,9 +127,18 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
             what = f" ({under.name})" if scope == "tool" and under is not None else ""
             args = [doc.uri, target, index]
             title = f"Preview as {label} request" if request else f"Export to {label}{what}"
-            if len(report.tools) > EAGER_EXPORT_TOOLS:
-                # Code actions are asked for at every cursor move: for a large file the export is only
-                # computed when chosen (the command reports a file that does not load).
+            if lazy:
+                name = export_name(doc, target, under.name if scope == "tool" and under is not None else None)
+                if (doc.path.parent / name).exists():  # type: ignore[union-attr]
+                    if not session.overwrite_files:
+                        continue
+                    title += f" (overwrite {name})"
+                actions.append(t.CodeAction(title=title, kind=kind, data={
+                    "uri": doc.uri, "version": doc.version, "target": target, "tool": index}))
+                continue
+            if not eager:
+                # Without resolve support a large file's export is only computed when chosen, by the
+                # command (which reports a file that does not load).
                 actions.append(t.CodeAction(title=title, kind=kind,
                                             command=t.Command(title, "toolcast.export", arguments=args)))
                 continue
@@ -127,20 +151,58 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
             exists = dest is not None and dest.exists()
             if creates and dest is not None:
                 if exists:
-                    if not ls.session.overwrite_files:
+                    if not session.overwrite_files:
                         continue
                     title += f" (overwrite {name})"
-                uri = dest.as_uri()
-                edit = t.WorkspaceEdit(document_changes=[
-                    t.CreateFile(uri=uri, options=t.CreateFileOptions(overwrite=True) if exists else None),
-                    t.TextDocumentEdit(t.OptionalVersionedTextDocumentIdentifier(uri, None),
-                                       [t.TextEdit(t.Range(t.Position(0, 0), t.Position(0, 0)), text)]),
-                ])
-                actions.append(t.CodeAction(title=title, kind=kind, edit=edit))
+                actions.append(t.CodeAction(title=title, kind=kind, edit=create_file_edit(dest, text, exists)))
             else:
                 actions.append(t.CodeAction(title=title, kind=kind,
                                             command=t.Command(title, "toolcast.export", arguments=args)))
     return actions
+
+
+def create_file_edit(dest: Path, text: str, exists: bool) -> t.WorkspaceEdit:
+    """Create ``dest`` (over an existing file when ``exists``) holding ``text``."""
+    uri = dest.as_uri()
+    return t.WorkspaceEdit(document_changes=[
+        t.CreateFile(uri=uri, options=t.CreateFileOptions(overwrite=True) if exists else None),
+        t.TextDocumentEdit(t.OptionalVersionedTextDocumentIdentifier(uri, None),
+                           [t.TextEdit(t.Range(t.Position(0, 0), t.Position(0, 0)), text)]),
+    ])
+
+
+CONTENT_MODIFIED = -32801  # LSP: the document changed since the action was listed
+
+
+def resolve_code_action(ls: ToolcastServer, action: t.CodeAction) -> t.CodeAction | ErrorReply:
+    """`codeAction/resolve` for an export listed without its edit: ``data`` is {uri, version, target,
+    tool}. The export is rendered for the document's current text only if that is still ``version``;
+    otherwise the answer is a ContentModified error (the action was listed for text the user no longer
+    has: the client asks for code actions again). Malformed ``data``: an InvalidParams error."""
+    from toolcast.adapters.errors import ToolcastError
+    from toolcast.adapters.targets import TARGETS
+
+    data = action.data
+    if not (isinstance(data, dict) and isinstance(data.get("uri"), str) and data.get("target") in TARGETS
+            and type(data.get("version")) is int and (data.get("tool") is None or type(data.get("tool")) is int)):
+        return ErrorReply("codeAction/resolve: data must be {uri, version, target, tool} of a toolcast export")
+    doc = ls.documents.get(data["uri"])
+    if doc is None or doc.path is None:
+        return ErrorReply(f"codeAction/resolve: {data['uri']} is not an open file")
+    if doc.version != data["version"]:
+        return ErrorReply(f"codeAction/resolve: {doc.uri} changed (version {data['version']} is now "
+                          f"{doc.version}); ask for code actions again", CONTENT_MODIFIED)
+    try:
+        # `tool` may be absent: a null in `data` does not survive a Lua table (Neovim drops the key)
+        name, text = render_export(doc, data["target"], data.get("tool"))
+    except (ToolcastError, ValueError) as exc:  # a file that does not load
+        return ErrorReply(f"codeAction/resolve: {exc}", -32603)
+    dest = doc.path.parent / name
+    exists = dest.exists()
+    if exists and not ls.session.overwrite_files:
+        return ErrorReply(f"codeAction/resolve: {name} exists; this client cannot overwrite files", -32603)
+    action.edit = create_file_edit(dest, text, exists)
+    return action
 
 
 def export_command(ls: ToolcastServer, *args: Any) -> Any:

@@ -24,6 +24,9 @@ class ClientSession:
     watch_registration: bool = False  # dynamic registration of watched files
     config_registration: bool = False  # dynamic registration of configuration changes
     configuration: bool = False  # `workspace/configuration`
+    # `codeAction/resolve` may fill in an action's `edit` (resolveSupport.properties has "edit"): export
+    # actions are then listed without their edit and computed only when chosen.
+    resolve_edit: bool = False
 
     @classmethod
     def resolve(cls, caps: t.ClientCapabilities, encoding: object) -> ClientSession:
@@ -34,6 +37,8 @@ class ClientSession:
         conf = ws.did_change_configuration if ws else None
         diag = ws.diagnostics if ws else None
         lens = ws.code_lens if ws else None
+        action = td.code_action if td else None
+        resolvable = (action.resolve_support.properties if action and action.resolve_support else None) or []
         value = getattr(encoding, "value", encoding)  # pygls keeps lsprotocol's PositionEncodingKind
         enc: Encoding = value if value in ("utf-8", "utf-32") else "utf-16"
         return cls(
@@ -48,4 +53,5 @@ class ClientSession:
             watch_registration=bool(watch is not None and watch.dynamic_registration),
             config_registration=bool(conf is not None and conf.dynamic_registration),
             configuration=bool(ws is not None and ws.configuration),
+            resolve_edit="edit" in resolvable,
         )

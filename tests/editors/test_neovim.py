@@ -57,6 +57,7 @@ def test_neovim_shows_diagnostics_and_exports(tmp_path: Path) -> None:
     # the content is toolcast convert's output exactly.
     assert created.read_text(encoding="utf-8").rstrip("\n") == expected.rstrip("\n")
     assert seen["applied"] == "edit"  # Neovim declares resource operations: CreateFile + edit
+    assert seen.get("resolved") is True  # listed without the edit, which codeAction/resolve computed
 
 
 SETTINGS_TOOL = (

@@ -213,33 +213,133 @@ async def test_quick_fix_from_diagnostic_data(client: LanguageClient, tmp_path: 
     assert _apply(client_text, again[0].edit.document_changes[0].edits) == client_text.replace(', "ghost"', "")
 
 
+def _convert(path: Path, target: str = "anthropic") -> str:
+    return subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(path), "--to", target],
+                          capture_output=True, text=True, check=True).stdout
+
+
+async def _export_actions(client: LanguageClient, uri: str) -> list[t.CodeAction]:
+    actions = await client.text_document_code_action_async(t.CodeActionParams(
+        t.TextDocumentIdentifier(uri), t.Range(t.Position(1, 3), t.Position(1, 3)), t.CodeActionContext([])))
+    assert actions is not None and all(isinstance(a, t.CodeAction) for a in actions)
+    return list(actions)  # type: ignore[arg-type]
+
+
+def _created_text(edit: t.WorkspaceEdit | None, name: str) -> str:
+    assert edit is not None and edit.document_changes
+    create, write = edit.document_changes
+    assert isinstance(create, t.CreateFile) and create.uri.endswith(name)
+    assert isinstance(write, t.TextDocumentEdit) and write.text_document.uri == create.uri
+    return write.edits[0].new_text
+
+
 async def test_export_action_equals_toolcast_convert(client: LanguageClient, tmp_path: Path) -> None:
+    """Both presets resolve an action's `edit`: the listed export carries only `data` (nothing is
+    converted while listing), `codeAction/resolve` gives the CreateFile + text of `toolcast convert`."""
     path = tmp_path / "exp.tool.json"
     uri = _open(client, path, TEXT)
     await _diagnostics(client, uri)
-    actions = await client.text_document_code_action_async(t.CodeActionParams(
-        t.TextDocumentIdentifier(uri), t.Range(t.Position(1, 3), t.Position(1, 3)), t.CodeActionContext([])))
+    actions = await _export_actions(client, uri)
     titles = [a.title for a in actions]
     assert "Export to Anthropic" in titles and "Export to Gemini (parametersJsonSchema)" in titles
     action = next(a for a in actions if a.title == "Export to Anthropic")
-    expected = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(path), "--to",
-                               "anthropic"], capture_output=True, text=True, check=True).stdout
-    if getattr(action, "edit", None) is not None:
-        create, write = action.edit.document_changes
-        assert isinstance(create, t.CreateFile) and create.uri.endswith("exp.anthropic.json")
-        assert write.edits[0].new_text == expected
-    else:
-        # Without resource operations the action runs the `toolcast.export` command. (pytest-lsp's client
-        # structures the CodeAction|Command union lossily here, so the test sends the command itself.)
-        assert "toolcast.export" in str(action.command)
-        result = await client.workspace_execute_command_async(t.ExecuteCommandParams(
-            "toolcast.export", [uri, "anthropic", None]))
-        created = tmp_path / "exp.anthropic.json"
-        assert result["path"] == str(created) and created.read_text(encoding="utf-8") == expected
+    assert action.edit is None and action.command is None
+    assert action.data == {"uri": uri, "version": 1, "target": "anthropic", "tool": None}
+    resolved = await client.code_action_resolve_async(action)
+    expected = _convert(path)
+    assert _created_text(resolved.edit, "exp.anthropic.json") == expected
+    assert resolved.title == "Export to Anthropic"
     from anthropic.types import ToolParam
     from pydantic import TypeAdapter
 
     TypeAdapter(ToolParam).validate_python(json.loads(expected))
+
+
+async def test_resolve_of_a_stale_version_is_content_modified(client: LanguageClient, tmp_path: Path) -> None:
+    """An action listed for version 1, resolved after version 2 arrived: a ContentModified error (the
+    export of text the user no longer has is never returned); listed again, it resolves for version 2."""
+    from pygls.exceptions import JsonRpcException
+
+    path = tmp_path / "st.tool.json"
+    uri = _open(client, path, TEXT)
+    await _diagnostics(client, uri)
+    old = next(a for a in await _export_actions(client, uri) if a.title == "Export to Anthropic")
+    changed = TEXT.replace('"get_weather"', '"get_forecast"')
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        t.VersionedTextDocumentIdentifier(version=2, uri=uri), [t.TextDocumentContentChangeWholeDocument(changed)]))
+    assert await _server_text(client, uri) == changed
+    with pytest.raises(JsonRpcException) as refused:
+        await client.code_action_resolve_async(old)
+    assert refused.value.code == -32801 and "changed (version 1 is now 2)" in str(refused.value)
+    new = next(a for a in await _export_actions(client, uri) if a.title == "Export to Anthropic")
+    assert new.data["version"] == 2
+    path.write_text(changed, encoding="utf-8")
+    resolved = await client.code_action_resolve_async(new)
+    assert _created_text(resolved.edit, "st.anthropic.json") == _convert(path)
+    assert '"get_forecast"' in _convert(path)
+
+
+@pytest_lsp.fixture(params=["visual-studio-code", "neovim"],
+                    config=ClientServerConfig(server_command=[sys.executable, HOOK_SERVER]))
+async def no_resolve_client(request: pytest.FixtureRequest, lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    """The same presets with `codeAction.resolveSupport` removed: a client that cannot resolve."""
+    import attrs
+
+    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def register(params: t.RegistrationParams) -> None:
+        return None
+
+    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+    def lens_refresh(params: None) -> None:
+        return None
+
+    caps = client_capabilities(request.param)
+    assert caps.text_document is not None and caps.text_document.code_action is not None
+    caps = attrs.evolve(caps, text_document=attrs.evolve(
+        caps.text_document, code_action=attrs.evolve(caps.text_document.code_action, resolve_support=None)))
+    await lsp_client.initialize_session(t.InitializeParams(capabilities=caps))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_export_without_resolve_support_carries_its_edit(no_resolve_client: LanguageClient,
+                                                               tmp_path: Path) -> None:
+    client = no_resolve_client
+    path = tmp_path / "nr.tool.json"
+    uri = _open(client, path, TEXT)
+    await _server_text(client, uri)
+    action = next(a for a in await _export_actions(client, uri) if a.title == "Export to Anthropic")
+    assert action.data is None
+    assert _created_text(action.edit, "nr.anthropic.json") == _convert(path)
+
+
+def test_resolve_with_malformed_data_is_an_error_reply(tmp_path: Path) -> None:
+    from raw_rpc import HOOK_SERVER as HOOK
+    from raw_rpc import Raw
+
+    raw = Raw(HOOK)
+    try:
+        raw.initialize(tmp_path)
+        path = tmp_path / "m.tool.json"
+        path.write_text(TEXT, encoding="utf-8")
+        raw.notify("textDocument/didOpen", {"textDocument": {"uri": path.as_uri(), "languageId": "json",
+                                                             "version": 1, "text": TEXT}})
+        good = {"uri": path.as_uri(), "version": 1, "target": "anthropic", "tool": None}
+        for data in (None, [1, 2, 3], "x", {}, {**good, "target": "nope"}, {**good, "version": "1"},
+                     {**good, "tool": "0"}, {**good, "uri": 5}, {**good, "uri": "file:///nowhere.json"}):
+            rid = raw.request("codeAction/resolve", {"title": "Export to Anthropic", "data": data})
+            answer = raw.response(rid)
+            assert "result" not in answer and answer["error"]["code"] == -32602, (data, answer)
+        # The well-formed requests after them are answered; a null `tool` may be left out (Neovim's
+        # Lua tables drop it when they send the action back).
+        for data in (good, {k: v for k, v in good.items() if k != "tool"}):
+            rid = raw.request("codeAction/resolve", {"title": "Export to Anthropic", "data": data})
+            result = raw.response(rid)["result"]
+            assert result["edit"]["documentChanges"][1]["edits"][0]["newText"] == _convert(path)
+    finally:
+        raw.close()
+    log = b"".join(raw.stderr).decode("utf-8", "replace")
+    assert "Traceback" not in log and log.count("codeAction/resolve: data must be") == 8, log
 
 
 async def test_hover_symbols_and_lens(client: LanguageClient, tmp_path: Path) -> None:

@@ -26,6 +26,14 @@ for _, a in ipairs(actions) do
   if a.title == 'Export to Anthropic' then chosen = a end
 end
 assert(chosen, 'no Export to Anthropic action')
+if not chosen.edit and not chosen.command then
+  -- Listed without its edit (Neovim declares resolveSupport for `edit`): resolve it, as
+  -- vim.lsp.buf.code_action does for the action the user picks.
+  local resolved = client:request_sync('codeAction/resolve', chosen, 10000, buf)
+  assert(resolved and resolved.result, 'codeAction/resolve failed: ' .. vim.inspect(resolved))
+  chosen = resolved.result
+  out.resolved = true
+end
 if chosen.edit then
   vim.lsp.util.apply_workspace_edit(chosen.edit, client.offset_encoding)
   vim.cmd('silent! wall')
