@@ -86,3 +86,50 @@ def test_large_files_offer_exports_as_commands(tmp_path: Path) -> None:
         assert Path(raw.response(rid)["result"]["path"]).name == "large.anthropic.json"
     finally:
         raw.close()
+
+
+def test_large_files_resolve_exports_for_clients_with_resolve_support(tmp_path: Path) -> None:
+    """Above the 50 tools a client without resolve support gets commands for: a client that resolves
+    `edit` gets data-only actions (nothing converted while listing) and the edit from codeAction/resolve,
+    whichever the file's size; the tool under the cursor has its own export."""
+    import subprocess
+    import sys
+
+    from raw_rpc import Raw
+
+    text = json.dumps([_tool(i, broken=False) for i in range(60)], indent=2)
+    path = tmp_path / "large.tool.json"
+    path.write_text(text)
+    raw = Raw()
+    try:
+        caps = {"workspace": {"workspaceEdit": {"documentChanges": True, "resourceOperations": ["create"]}},
+                "textDocument": {"codeAction": {"dataSupport": True, "resolveSupport": {"properties": ["edit"]}}}}
+        rid = raw.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": caps})
+        assert raw.response(rid)["result"]["capabilities"]["codeActionProvider"]["resolveProvider"] is True
+        raw.notify("initialized", {})
+        uri = path.as_uri()
+        raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1,
+                                                             "text": text}})
+        line = text.splitlines().index('    "name": "tool_59",')
+        rid = raw.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": {
+            "start": {"line": line, "character": 6}, "end": {"line": line, "character": 6}},
+            "context": {"diagnostics": []}})
+        actions: list[dict[str, object]] = raw.response(rid)["result"]
+        exports = {a["title"]: a for a in actions if str(a["title"]).startswith("Export to Anthropic")}
+        assert set(exports) == {"Export to Anthropic", "Export to Anthropic (tool_59)"}
+        assert all("edit" not in a and "command" not in a for a in exports.values())
+        assert exports["Export to Anthropic (tool_59)"]["data"] == {"uri": uri, "version": 1, "target": "anthropic",
+                                                                     "tool": 59}
+        rid = raw.request("codeAction/resolve", exports["Export to Anthropic"])
+        edit = raw.response(rid)["result"]["edit"]
+        create, write = edit["documentChanges"]
+        assert create == {"kind": "create", "uri": (tmp_path / "large.anthropic.json").as_uri()}
+        expected = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(path), "--to",
+                                   "anthropic"], capture_output=True, text=True, check=True).stdout
+        assert write["edits"][0]["newText"] == expected and len(json.loads(expected)) == 60
+        rid = raw.request("codeAction/resolve", exports["Export to Anthropic (tool_59)"])
+        create, write = raw.response(rid)["result"]["edit"]["documentChanges"]
+        assert create["uri"].endswith("/tool_59.anthropic.json")
+        assert json.loads(write["edits"][0]["newText"])["name"] == "tool_59"
+    finally:
+        raw.close()
