@@ -118,7 +118,9 @@ class _Progress:
 def _content_is_tools(report: Any) -> bool:
     """A .json file outside the globs counts when it holds tools with a parameters schema (so that a
     package.json with a `name` and a `description` is not taken for a tool)."""
-    return bool(report.is_tool_file and report.tools and not any(f.code == "TC105" for f in report.findings))
+    from toolcast.adapters.checks.rules import PARAMETERS_MISSING
+
+    return bool(report.is_tool_file and report.tools and not any(f.code == PARAMETERS_MISSING for f in report.findings))
 
 
 def _configured(folder: Path, args: argparse.Namespace) -> tuple[Any, list[Any]]:
