@@ -18,6 +18,7 @@ from typing import Any
 from ..targets import TARGETS, TargetOptions, TypeCase
 from .findings import Severity
 from .registry import RULES
+from .rules import CONFIG_BAD_VALUE, CONFIG_UNKNOWN_KEY
 
 #: Files that count as tool files when a folder is checked (or a client asks).
 DEFAULT_GLOBS: tuple[str, ...] = (
@@ -47,7 +48,7 @@ class ConfigProblem:
     source: str
     key: str
     message: str
-    code: str = "TC702"  # TC701 unknown key, TC702 bad value (see ``rules``)
+    code: str = CONFIG_BAD_VALUE  # TC701 unknown key, TC702 bad value (see ``rules``)
 
 
 def _empty_severities() -> Mapping[str, Severity | None]:
@@ -133,7 +134,10 @@ def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConf
         if key not in _TOP_KEYS:
             problems.append(
                 ConfigProblem(
-                    source, str(key), f"unknown key `{key}`; expected one of: {', '.join(_TOP_KEYS)}", "TC701"
+                    source,
+                    str(key),
+                    f"unknown key `{key}`; expected one of: {', '.join(_TOP_KEYS)}",
+                    CONFIG_UNKNOWN_KEY,
                 )
             )
 
@@ -249,7 +253,7 @@ def _target_options(
                     source,
                     f"{key}.{k}",
                     f"unknown option `{k}`; expected one of: {', '.join(_TARGET_OPTION_KEYS)}",
-                    "TC701",
+                    CONFIG_UNKNOWN_KEY,
                 )
             )
         elif k in ("strict", "enabled"):

@@ -23,6 +23,19 @@ from .edits import Renderer
 from .findings import Finding, Fix, Related, Severity
 from .registry import RULES
 from .request_checks import is_request, request_raws
+from .rules import (
+    ANTHROPIC_STRICT_OPTIONAL,
+    ANTHROPIC_STRICT_TOOLS,
+    ANTHROPIC_STRICT_UNIONS,
+    CONFIG_BAD_VALUE,
+    DOCUMENT_TOO_LARGE,
+    DUPLICATE_KEY,
+    DUPLICATE_NAME,
+    GEMINI_FUNCTION_COUNT,
+    INVALID_JSON,
+    NAME_COLLISION_AFTER_SANITISING,
+    NOT_A_TOOL_FILE,
+)
 from .schema_walk import MAX_DEPTH
 from .tool_checks import Raw, ToolFacts, check_tool
 
@@ -110,7 +123,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     if len(text) > MAX_TEXT:
         raws.append(
             Raw(
-                "TC003",
+                DOCUMENT_TOO_LARGE,
                 f"document is {len(text):,} characters; toolcast checks at most {MAX_TEXT:,}",
                 "",
                 "value",
@@ -141,7 +154,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     elif value is not None and not objects and not is_tool_file and not syntax:
         raws.append(
             Raw(
-                "TC004",
+                NOT_A_TOOL_FILE,
                 "no tool definition found (expected a tool, a list of tools, "
                 '{"tools": [...]} or a provider\'s tool shape)',
                 "",
@@ -366,8 +379,8 @@ def _syntax_finding(err: Any, text: str) -> Finding:
     if end <= start:
         end = min(start + 1, len(text)) if start < len(text) else start
     message = str(getattr(err, "message", err))
-    rule = RULES["TC001"]
-    return Finding("TC001", rule.severity, message, getattr(err, "pointer", "") or "", (start, end))
+    rule = RULES[INVALID_JSON]
+    return Finding(INVALID_JSON, rule.severity, message, getattr(err, "pointer", "") or "", (start, end))
 
 
 def _duplicate_key(dup: Any) -> Raw:
@@ -380,7 +393,7 @@ def _duplicate_key(dup: Any) -> Raw:
         data["span"] = (int(span[0]), int(span[1]))
     if first is not None:
         data["first"] = first
-    return Raw("TC002", f"duplicate key `{key}`; only the last value counts", pointer, "key", data=data)
+    return Raw(DUPLICATE_KEY, f"duplicate key `{key}`; only the last value counts", pointer, "key", data=data)
 
 
 def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) -> list[Raw]:
@@ -395,7 +408,7 @@ def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) ->
         if f.name in first_by_name:
             raws.append(
                 Raw(
-                    "TC201",
+                    DUPLICATE_NAME,
                     f"duplicate tool name {f.name!r}",
                     name_ptr,
                     related=((first_by_name[f.name], "first defined here"),),
@@ -425,7 +438,7 @@ def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) ->
         who = ", ".join(DISPLAY_NAMES.get(t, t) for t in targets)
         raws.append(
             Raw(
-                "TC205",
+                NAME_COLLISION_AFTER_SANITISING,
                 f"{name!r} and {other!r} both become {tname!r} for {who}",
                 name_ptr,
                 target=targets[0],
@@ -446,7 +459,7 @@ def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) ->
             if strict_tools == _ANTHROPIC_STRICT_TOOLS + 1:
                 raws.append(
                     Raw(
-                        "TC605",
+                        ANTHROPIC_STRICT_TOOLS,
                         f"Anthropic strict: more than {_ANTHROPIC_STRICT_TOOLS} strict tools in one request",
                         obj.pointer,
                         "value",
@@ -459,7 +472,7 @@ def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) ->
             if before_o <= _ANTHROPIC_OPTIONAL < optional:
                 raws.append(
                     Raw(
-                        "TC606",
+                        ANTHROPIC_STRICT_OPTIONAL,
                         f"Anthropic strict: {optional} optional parameters so far across strict "
                         f"tools (at most {_ANTHROPIC_OPTIONAL} per request)",
                         params_ptr,
@@ -470,7 +483,7 @@ def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) ->
             if before_u <= _ANTHROPIC_UNIONS < unions:
                 raws.append(
                     Raw(
-                        "TC607",
+                        ANTHROPIC_STRICT_UNIONS,
                         f"Anthropic strict: {unions} union-typed parameters so far across strict "
                         f"tools (at most {_ANTHROPIC_UNIONS} per request)",
                         params_ptr,
@@ -485,7 +498,7 @@ def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) ->
             obj = facts[limit][0]
             raws.append(
                 Raw(
-                    "TC608",
+                    GEMINI_FUNCTION_COUNT,
                     f"{DISPLAY_NAMES.get(target, target)}: {len(facts)} function declarations "
                     f"(at most {limit} per request)",
                     obj.pointer,
@@ -517,7 +530,7 @@ def _finish(
             continue
         if view is None:
             pointer, span = raw.pointer, (0, min(1, len(text)))
-        elif raw.code == "TC002" and "span" in raw.data:
+        elif raw.code == DUPLICATE_KEY and "span" in raw.data:
             pointer, span = raw.pointer, raw.data["span"]
         else:
             pointer, span = view.place(raw.pointer, raw.place)
@@ -531,7 +544,7 @@ def _finish(
         index = name = None
         if raw.tool is not None:
             index, name = raw.tool
-        elif raw.code not in ("TC004", "TC003") and tools:
+        elif raw.code not in (NOT_A_TOOL_FILE, DOCUMENT_TOO_LARGE) and tools:
             parts = jp.parts(raw.pointer)
             while True:  # nearest enclosing tool: O(depth), not O(tools)
                 hit = tools.get(jp.from_parts(parts))
@@ -583,7 +596,7 @@ def config_findings(problems: Sequence[ConfigProblem]) -> list[Finding]:
     ``data`` says which configuration file and key)."""
     out = []
     for p in problems:
-        rule = RULES.get(p.code, RULES["TC702"])
+        rule = RULES.get(p.code, RULES[CONFIG_BAD_VALUE])
         out.append(
             Finding(
                 rule.code,

@@ -12,12 +12,13 @@ from ..losses import Action, Effect, Loss
 from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
 from .edits import FixSpec, Op
+from .rules import LOSS_NARROWING, LOSS_NEUTRAL, LOSS_REJECTED, LOSS_UNSATISFIABLE, LOSS_WIDENING
 
 _EFFECT_CODES = {
-    Effect.NEUTRAL: "TC501",
-    Effect.WIDENING: "TC502",
-    Effect.NARROWING: "TC503",
-    Effect.UNSATISFIABLE: "TC504",
+    Effect.NEUTRAL: LOSS_NEUTRAL,
+    Effect.WIDENING: LOSS_WIDENING,
+    Effect.NARROWING: LOSS_NARROWING,
+    Effect.UNSATISFIABLE: LOSS_UNSATISFIABLE,
 }
 
 
@@ -30,8 +31,8 @@ def changes_meaning(code: str) -> bool:
 def loss_code(loss: Loss) -> str:
     """Codes by effect, so narrowing/unsatisfiable/rejected losses can be louder than neutral ones."""
     if loss.action == Action.REJECTED:
-        return "TC505"
-    return _EFFECT_CODES.get(loss.effect, "TC502")
+        return LOSS_REJECTED
+    return _EFFECT_CODES.get(loss.effect, LOSS_WIDENING)
 
 
 def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tuple[Any, Any]]:

@@ -9,6 +9,7 @@ from .api import DocumentReport, ToolSummary
 from .config import CheckConfig
 from .findings import Finding, Related
 from .registry import RULES
+from .rules import DUPLICATE_NAME_ACROSS_FILES
 
 
 def names_across(
@@ -16,7 +17,7 @@ def names_across(
 ) -> dict[str, tuple[Finding, ...]]:
     """path -> TC202 findings; each finding's ``related`` lists the other files' definitions."""
     out: dict[str, list[Finding]] = {path: [] for path in reports}
-    if not config.is_enabled("TC202"):
+    if not config.is_enabled(DUPLICATE_NAME_ACROSS_FILES):
         return {p: () for p in reports}
     by_name: dict[str, list[tuple[str, ToolSummary]]] = {}
     for path in sorted(reports):
@@ -25,8 +26,8 @@ def names_across(
         for tool in reports[path].tools:
             if tool.name is not None:
                 by_name.setdefault(tool.name, []).append((path, tool))
-    rule = RULES["TC202"]
-    severity = config.severity_override("TC202", rule.severity)
+    rule = RULES[DUPLICATE_NAME_ACROSS_FILES]
+    severity = config.severity_override(DUPLICATE_NAME_ACROSS_FILES, rule.severity)
     for name, places in by_name.items():
         paths = {p for p, _ in places}
         if len(paths) < 2:
@@ -45,7 +46,7 @@ def names_across(
             span = tool.name_span or (tool.span[0], tool.span[0] + 1)
             out[path].append(
                 Finding(
-                    "TC202",
+                    DUPLICATE_NAME_ACROSS_FILES,
                     severity,
                     f"tool name {name!r} is also defined in "
                     + ", ".join(sorted({r.path or "" for r in others})),

@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .rules import (
+    REQUEST_FORMAT,
+    REQUEST_INVALID_ARGUMENTS,
+    REQUEST_ORPHAN_TOOL_RESULT,
+    REQUEST_THINKING_UNSUPPORTED,
+    REQUEST_UNDEFINED_TOOL,
+)
+
 if TYPE_CHECKING:
     from .tool_checks import Raw
 
@@ -29,7 +37,7 @@ def request_raws(value: Any) -> list[Raw]:
         request = request_from_json(value)
     except MessageFormatError as exc:
         text = str(exc).split(": ", 1)[-1].rsplit(" (at ", 1)[0]
-        return [Raw("TC801", text, exc.pointer, "value")]
+        return [Raw(REQUEST_FORMAT, text, exc.pointer, "value")]
     raws: list[Raw] = []
     tools = {t.name: t for t in request.tools}
     calls: set[str] = set()
@@ -40,14 +48,16 @@ def request_raws(value: Any) -> list[Raw]:
                 calls.add(block.id)
                 tool = tools.get(block.name)
                 if tool is None:
-                    raws.append(Raw("TC802", f"tool call names {block.name!r}, which `tools` does not define",
+                    raws.append(Raw(REQUEST_UNDEFINED_TOOL,
+                                    f"tool call names {block.name!r}, which `tools` does not define",
                                     ptr + "/name", "value"))
                     continue
                 for where, problem in argument_errors(tool, block.arguments)[:20]:
-                    raws.append(Raw("TC805", f"arguments for {block.name!r}: {problem}", ptr + "/arguments" + where,
-                                    "value"))
+                    raws.append(Raw(REQUEST_INVALID_ARGUMENTS, f"arguments for {block.name!r}: {problem}",
+                                    ptr + "/arguments" + where, "value"))
             elif isinstance(block, ToolResult) and block.call_id not in calls:
-                raws.append(Raw("TC803", f"tool result for call {block.call_id!r}, which no earlier message makes",
+                raws.append(Raw(REQUEST_ORPHAN_TOOL_RESULT,
+                                f"tool result for call {block.call_id!r}, which no earlier message makes",
                                 ptr + "/call_id", "value"))
     # The provider's history rules, for the provider the model belongs to (pairing for any model).
     provider_rules = history_problems(request, model_provider(request.model))
@@ -56,6 +66,6 @@ def request_raws(value: Any) -> list[Raw]:
         provider = "anthropic" if request.model.startswith("claude") else (
             "gemini" if request.model.startswith("gemini") else None)
         if provider is not None and model_entry(provider, request.model) is None:
-            raws.append(Raw("TC804", f"no thinking configuration is known for {request.model!r} "
+            raws.append(Raw(REQUEST_THINKING_UNSUPPORTED, f"no thinking configuration is known for {request.model!r} "
                                      "(schemas/models.json)", "/thinking", "value"))
     return raws

@@ -4,6 +4,10 @@ module; ``docs/rules.md``, ``toolcast explain`` and SARIF metadata are generated
 Families: TC0xx file and syntax · TC1xx discovery (seed 000) · TC2xx registration and names ·
 TC3xx JSON Schema validity · TC4xx legacy parameter map · TC5xx feature loss per target ·
 TC6xx provider limits · TC7xx configuration · TC8xx request files (messages).
+
+Each code is bound here, and only here, to a constant named after its rule (``REQUIRED_UNDEFINED`` is
+TC302 ``required-undefined``); the code that emits a finding imports the constant, never the string
+(``tests/checks/test_codes.py`` enforces both).
 """
 
 from __future__ import annotations
@@ -29,9 +33,12 @@ FAMILIES: dict[str, str] = {
 def _rule(
     code: str, name: str, severity: Severity, summary: str, why: str, bad: str, good: str, fix: bool = False,
     opt_in: bool = False,
-) -> Rule:
+) -> str:
+    """Register the rule and return its code, bound by the caller to a constant named after the rule
+    (``REQUIRED_UNDEFINED = _rule("TC302", "required-undefined", ...)``): the code that emits a finding
+    imports that constant, so it cannot name a code that is not registered."""
     doc = f"{why.strip()}\n\nBad:\n\n```json\n{bad.strip()}\n```\n\nFixed:\n\n```json\n{good.strip()}\n```\n"
-    return register(Rule(code, name, severity, summary, doc, fix, opt_in))
+    return register(Rule(code, name, severity, summary, doc, fix, opt_in)).code
 
 
 _OK = (
@@ -40,7 +47,7 @@ _OK = (
 )
 
 # --- TC0xx: file and syntax -------------------------------------------------------------------------
-_rule(
+INVALID_JSON = _rule(
     "TC001",
     "invalid-json",
     E,
@@ -51,7 +58,7 @@ _rule(
     '{"name": "get_weather" "description": "Current weather."}',
     '{"name": "get_weather", "description": "Current weather."}',
 )
-_rule(
+DUPLICATE_KEY = _rule(
     "TC002",
     "duplicate-key",
     W,
@@ -60,7 +67,7 @@ _rule(
     '{"name": "a", "name": "b"}',
     '{"name": "b"}',
 )
-_rule(
+DOCUMENT_TOO_LARGE = _rule(
     "TC003",
     "document-too-large",
     W,
@@ -70,7 +77,7 @@ _rule(
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"properties": {"a": "... 300 levels"}}}}}',
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}',
 )
-_rule(
+NOT_A_TOOL_FILE = _rule(
     "TC004",
     "not-a-tool-file",
     W,
@@ -83,7 +90,7 @@ _rule(
 )
 
 # --- TC1xx: discovery (seed 000) ------------------------------------------------------------------
-_rule(
+NAME_MISSING = _rule(
     "TC101",
     "name-missing",
     E,
@@ -92,7 +99,7 @@ _rule(
     '{"description": "Current weather.", "parameters": {"type": "object", "properties": {}}}',
     '{"name": "get_weather", "description": "Current weather.", "parameters": {"type": "object", "properties": {}}}',
 )
-_rule(
+NAME_NOT_STRING = _rule(
     "TC102",
     "name-not-string",
     E,
@@ -101,7 +108,7 @@ _rule(
     '{"name": 42}',
     '{"name": "get_weather"}',
 )
-_rule(
+DESCRIPTION_MISSING = _rule(
     "TC103",
     "description-missing",
     E,
@@ -111,7 +118,7 @@ _rule(
     '{"name": "get_weather", "parameters": {"type": "object", "properties": {}}}',
     '{"name": "get_weather", "description": "Current weather for a city.", "parameters": {"type": "object", "properties": {}}}',  # noqa: E501
 )
-_rule(
+DESCRIPTION_NOT_STRING = _rule(
     "TC104",
     "description-not-string",
     E,
@@ -120,7 +127,7 @@ _rule(
     '{"name": "t", "description": ["a", "b"]}',
     '{"name": "t", "description": "a b"}',
 )
-_rule(
+PARAMETERS_MISSING = _rule(
     "TC105",
     "parameters-missing",
     E,
@@ -130,7 +137,7 @@ _rule(
     '{"name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}}',
     fix=True,
 )
-_rule(
+PARAMETERS_NOT_OBJECT = _rule(
     "TC106",
     "parameters-not-object",
     E,
@@ -139,7 +146,7 @@ _rule(
     '{"name": "t", "parameters": []}',
     '{"name": "t", "parameters": {"type": "object", "properties": {}}}',
 )
-_rule(
+PARAMETERS_TYPE_NOT_OBJECT = _rule(
     "TC107",
     "parameters-type-not-object",
     E,
@@ -149,7 +156,7 @@ _rule(
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}',
     fix=True,
 )
-_rule(
+PROPERTIES_MISSING = _rule(
     "TC108",
     "properties-missing",
     E,
@@ -159,7 +166,7 @@ _rule(
     '{"name": "t", "parameters": {"type": "object", "properties": {}}}',
     fix=True,
 )
-_rule(
+PROPERTY_TYPE_MISSING = _rule(
     "TC109",
     "property-type-missing",
     W,
@@ -168,7 +175,7 @@ _rule(
     '{"type": "object", "properties": {"city": {"description": "City name"}}}',
     '{"type": "object", "properties": {"city": {"type": "string", "description": "City name"}}}',
 )
-_rule(
+PROPERTY_TYPE_INVALID = _rule(
     "TC110",
     "property-type-invalid",
     E,
@@ -181,7 +188,7 @@ _rule(
 )
 
 # --- TC2xx: registration and names ---------------------------------------------------------------
-_rule(
+DUPLICATE_NAME = _rule(
     "TC201",
     "duplicate-name",
     E,
@@ -190,7 +197,7 @@ _rule(
     '[{"name": "search", "description": "A"}, {"name": "search", "description": "B"}]',
     '[{"name": "search_web", "description": "A"}, {"name": "search_docs", "description": "B"}]',
 )
-_rule(
+DUPLICATE_NAME_ACROSS_FILES = _rule(
     "TC202",
     "duplicate-name-across-files",
     E,
@@ -199,7 +206,7 @@ _rule(
     '// a.tool.json\n{"name": "search"}\n// b.tool.json\n{"name": "search"}',
     '// a.tool.json\n{"name": "search_web"}\n// b.tool.json\n{"name": "search_docs"}',
 )
-_rule(
+NAME_FORMAT = _rule(
     "TC203",
     "name-format",
     W,
@@ -210,7 +217,7 @@ _rule(
     '{"name": "get_weather"}',
     fix=True,
 )
-_rule(
+NAME_INVALID_FOR_TARGET = _rule(
     "TC204",
     "name-invalid-for-target",
     E,
@@ -222,7 +229,7 @@ _rule(
     '{"name": "files_read"}',
     fix=True,
 )
-_rule(
+NAME_COLLISION_AFTER_SANITISING = _rule(
     "TC205",
     "name-collision-after-sanitising",
     E,
@@ -234,7 +241,7 @@ _rule(
 )
 
 # --- TC3xx: JSON Schema validity ----------------------------------------------------------------
-_rule(
+SCHEMA_INVALID = _rule(
     "TC301",
     "schema-invalid",
     E,
@@ -244,7 +251,7 @@ _rule(
     '{"type": "object", "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": true}}}',
     '{"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 0}}}',
 )
-_rule(
+REQUIRED_UNDEFINED = _rule(
     "TC302",
     "required-undefined",
     W,
@@ -254,7 +261,7 @@ _rule(
     '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}',
     fix=True,
 )
-_rule(
+REF_UNRESOLVABLE = _rule(
     "TC303",
     "ref-unresolvable",
     E,
@@ -264,7 +271,7 @@ _rule(
     '{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}',
     '{"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}',
 )
-_rule(
+REF_REMOTE = _rule(
     "TC304",
     "ref-remote",
     W,
@@ -274,7 +281,7 @@ _rule(
     '{"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}',
     '{"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}',
 )
-_rule(
+DEFAULT_INVALID = _rule(
     "TC305",
     "default-invalid",
     W,
@@ -283,7 +290,7 @@ _rule(
     '{"type": "integer", "default": "ten"}',
     '{"type": "integer", "default": 10}',
 )
-_rule(
+EXAMPLE_INVALID = _rule(
     "TC306",
     "example-invalid",
     E,
@@ -293,7 +300,7 @@ _rule(
     '{"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}, "examples": [{"n": "x"}]}',  # noqa: E501
     '{"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}, "examples": [{"n": 1}]}',
 )
-_rule(
+ARRAY_WITHOUT_ITEMS = _rule(
     "TC307",
     "array-without-items",
     W,
@@ -304,7 +311,7 @@ _rule(
     '{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}',
     fix=True,
 )
-_rule(
+EMPTY_OBJECT = _rule(
     "TC308",
     "empty-object",
     W,
@@ -316,7 +323,7 @@ _rule(
 )
 
 # --- TC4xx: legacy parameter map ----------------------------------------------------------------
-_rule(
+LEGACY_PARAMETER_MAP = _rule(
     "TC401",
     "legacy-parameter-map",
     W,
@@ -334,7 +341,7 @@ _LOSS_WHY = (
     "These findings are exactly the losses `toolcast convert` reports for the target (one code "
     "path). The finding sits on the keyword that is lost and names the target."
 )
-_rule(
+LOSS_NEUTRAL = _rule(
     "TC501",
     "loss-neutral",
     I,
@@ -347,7 +354,7 @@ _rule(
     fix=True,
     opt_in=True,
 )
-_rule(
+LOSS_WIDENING = _rule(
     "TC502",
     "loss-widening",
     W,
@@ -357,7 +364,7 @@ _rule(
     '{"type": "string", "minLength": 3}',
     '{"type": "string", "description": "At least 3 characters."}',
 )
-_rule(
+LOSS_NARROWING = _rule(
     "TC503",
     "loss-narrowing",
     W,
@@ -368,7 +375,7 @@ _rule(
     '{"type": "object", "properties": {"unit": {"type": ["string", "null"]}}}',
     fix=True,
 )
-_rule(
+LOSS_UNSATISFIABLE = _rule(
     "TC504",
     "loss-unsatisfiable",
     E,
@@ -377,7 +384,7 @@ _rule(
     '{"allOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]}',
     '{"type": "object", "properties": {"a": {}, "b": {}}}',
 )
-_rule(
+LOSS_REJECTED = _rule(
     "TC505",
     "loss-rejected",
     E,
@@ -390,7 +397,7 @@ _rule(
 )
 
 # --- TC6xx: provider limits ----------------------------------------------------------------------
-_rule(
+OPENAI_STRICT_PROPERTIES = _rule(
     "TC601",
     "openai-strict-properties",
     E,
@@ -399,7 +406,7 @@ _rule(
     '{"type": "object", "properties": {"p1": {}, "...": {}, "p5001": {}}}',
     '{"type": "object", "properties": {"p1": {"type": "string"}}}',
 )
-_rule(
+OPENAI_STRICT_DEPTH = _rule(
     "TC602",
     "openai-strict-depth",
     E,
@@ -408,7 +415,7 @@ _rule(
     '{"type": "object", "properties": {"a": {"type": "object", "properties": {"...": "11 levels"}}}}',
     '{"type": "object", "properties": {"a": {"type": "string"}}}',
 )
-_rule(
+OPENAI_STRICT_ENUM_VALUES = _rule(
     "TC603",
     "openai-strict-enum-values",
     E,
@@ -418,7 +425,7 @@ _rule(
     '{"type": "string", "enum": ["v1", "...", "v1001"]}',
     '{"type": "string", "description": "One of the codes listed in the docs."}',
 )
-_rule(
+OPENAI_STRICT_STRING_SIZE = _rule(
     "TC604",
     "openai-strict-string-size",
     E,
@@ -428,7 +435,7 @@ _rule(
     '{"type": "string", "enum": ["<120,000 characters of values>"]}',
     '{"type": "string"}',
 )
-_rule(
+ANTHROPIC_STRICT_TOOLS = _rule(
     "TC605",
     "anthropic-strict-tools",
     E,
@@ -438,7 +445,7 @@ _rule(
     '[{"name": "t1", "x-toolcast": {"targets": {"anthropic": {"strict": true}}}}, "... 21 tools"]',
     '[{"name": "t1"}, "... only the tools that need strict"]',
 )
-_rule(
+ANTHROPIC_STRICT_OPTIONAL = _rule(
     "TC606",
     "anthropic-strict-optional",
     E,
@@ -447,7 +454,7 @@ _rule(
     '{"type": "object", "properties": {"o1": {}, "...": {}, "o25": {}}}',
     '{"type": "object", "properties": {"o1": {}}, "required": ["o1"]}',
 )
-_rule(
+ANTHROPIC_STRICT_UNIONS = _rule(
     "TC607",
     "anthropic-strict-unions",
     E,
@@ -456,7 +463,7 @@ _rule(
     '{"properties": {"u1": {"type": ["string", "null"]}, "...": {}, "u17": {"anyOf": []}}}',
     '{"properties": {"u1": {"type": "string"}}}',
 )
-_rule(
+GEMINI_FUNCTION_COUNT = _rule(
     "TC608",
     "gemini-function-count",
     E,
@@ -465,7 +472,7 @@ _rule(
     '[{"name": "f1"}, "... 513 tools"]',
     '[{"name": "f1"}, "... at most 512 tools"]',
 )
-_rule(
+DESCRIPTION_TOO_LONG = _rule(
     "TC609",
     "description-too-long",
     W,
@@ -476,7 +483,7 @@ _rule(
 )
 
 # --- TC7xx: configuration ------------------------------------------------------------------------
-_rule(
+CONFIG_UNKNOWN_KEY = _rule(
     "TC701",
     "config-unknown-key",
     E,
@@ -486,7 +493,7 @@ _rule(
     '[tool.toolcast]\ntarget = ["openai"]',
     '[tool.toolcast]\ntargets = ["openai"]',
 )
-_rule(
+CONFIG_BAD_VALUE = _rule(
     "TC702",
     "config-bad-value",
     E,
@@ -497,7 +504,7 @@ _rule(
 )
 
 # --- TC8xx: request files (*.request.json, seed 004) -------------------------------------------------
-_rule(
+REQUEST_FORMAT = _rule(
     "TC801",
     "request-format",
     E,
@@ -509,7 +516,7 @@ _rule(
     '{"model": "claude-sonnet-4-5", "messages": [{"role": "system", "content": "Hi"}]}',
     '{"model": "claude-sonnet-4-5", "system": "Hi", "messages": [{"role": "user", "content": "Hello"}]}',
 )
-_rule(
+REQUEST_UNDEFINED_TOOL = _rule(
     "TC802",
     "request-undefined-tool",
     E,
@@ -519,7 +526,7 @@ _rule(
     '"id": "c1", "name": "get_weather", "arguments": {}}]}]}',
     '{"model": "m", "tools": [{"name": "get_weather", "parameters": {"type": "object"}}], "messages": [...]}',
 )
-_rule(
+REQUEST_ORPHAN_TOOL_RESULT = _rule(
     "TC803",
     "request-orphan-tool-result",
     E,
@@ -529,7 +536,7 @@ _rule(
     '{"type": "tool_result", "call_id": "c9", "content": "18 C"}',
     '{"type": "tool_result", "call_id": "c1", "content": "18 C"}',
 )
-_rule(
+REQUEST_THINKING_UNSUPPORTED = _rule(
     "TC804",
     "request-thinking-unsupported",
     W,
@@ -539,7 +546,7 @@ _rule(
     '{"model": "claude-2", "thinking": "high", "messages": []}',
     '{"model": "claude-sonnet-4-5", "thinking": "high", "messages": []}',
 )
-_rule(
+REQUEST_INVALID_ARGUMENTS = _rule(
     "TC805",
     "request-invalid-arguments",
     E,
@@ -549,7 +556,7 @@ _rule(
     '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {"city": 5}}',
     '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}',
 )
-_rule(
+REQUEST_ANTHROPIC_THINKING_HISTORY = _rule(
     "TC806",
     "request-anthropic-thinking-history",
     E,
@@ -561,7 +568,7 @@ _rule(
     '{"role": "assistant", "content": [{"type": "thinking", "text": "...", "signature": "EqQB..."}, '
     '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {}}]}',
 )
-_rule(
+REQUEST_TOOL_RESULT_ORDER = _rule(
     "TC807",
     "request-tool-result-order",
     E,
@@ -573,7 +580,7 @@ _rule(
     '[{"role": "assistant", "content": [{"type": "tool_call", "id": "c1", ...}]}, '
     '{"role": "user", "content": [{"type": "tool_result", "call_id": "c1", "content": "18 C"}]}]',
 )
-_rule(
+REQUEST_GEMINI_THOUGHT_SIGNATURE = _rule(
     "TC808",
     "request-gemini-thought-signature",
     E,

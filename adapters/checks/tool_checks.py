@@ -18,6 +18,35 @@ from ..providers import DISPLAY_NAMES, effective_strict
 from ..targets import TargetOptions
 from .config import CheckConfig
 from .edits import FixSpec, Op
+from .rules import (
+    ARRAY_WITHOUT_ITEMS,
+    DEFAULT_INVALID,
+    DESCRIPTION_MISSING,
+    DESCRIPTION_NOT_STRING,
+    DESCRIPTION_TOO_LONG,
+    DOCUMENT_TOO_LARGE,
+    EMPTY_OBJECT,
+    EXAMPLE_INVALID,
+    LEGACY_PARAMETER_MAP,
+    NAME_FORMAT,
+    NAME_INVALID_FOR_TARGET,
+    NAME_MISSING,
+    NAME_NOT_STRING,
+    OPENAI_STRICT_DEPTH,
+    OPENAI_STRICT_ENUM_VALUES,
+    OPENAI_STRICT_PROPERTIES,
+    OPENAI_STRICT_STRING_SIZE,
+    PARAMETERS_MISSING,
+    PARAMETERS_NOT_OBJECT,
+    PARAMETERS_TYPE_NOT_OBJECT,
+    PROPERTIES_MISSING,
+    PROPERTY_TYPE_INVALID,
+    PROPERTY_TYPE_MISSING,
+    REF_REMOTE,
+    REF_UNRESOLVABLE,
+    REQUIRED_UNDEFINED,
+    SCHEMA_INVALID,
+)
 from .schema_walk import BudgetExceeded, subschemas, types_of
 from .target_rules import name_rule
 from .validation import Validation
@@ -204,14 +233,14 @@ class _ToolChecker:
         name_ptr, desc_ptr, params_ptr = (self.field_ptr(f) for f in ("name", "description", "parameters"))
         name = jp.resolve(self.value, name_ptr, None)
         if name is None and not _exists(self.value, name_ptr):
-            self.add(Raw("TC101", "the tool has no `name`", name_ptr, "missing"))
+            self.add(Raw(NAME_MISSING, "the tool has no `name`", name_ptr, "missing"))
         elif not isinstance(name, str):
-            self.add(Raw("TC102", f"`name` must be a string, not {_kind(name)}", name_ptr))
+            self.add(Raw(NAME_NOT_STRING, f"`name` must be a string, not {_kind(name)}", name_ptr))
         desc = jp.resolve(self.value, desc_ptr, None)
         if not _exists(self.value, desc_ptr):
-            self.add(Raw("TC103", "the tool has no `description`", desc_ptr, "missing"))
+            self.add(Raw(DESCRIPTION_MISSING, "the tool has no `description`", desc_ptr, "missing"))
         elif not isinstance(desc, str):
-            self.add(Raw("TC104", f"`description` must be a string, not {_kind(desc)}", desc_ptr))
+            self.add(Raw(DESCRIPTION_NOT_STRING, f"`description` must be a string, not {_kind(desc)}", desc_ptr))
         params = jp.resolve(self.value, params_ptr, None)
         if not _exists(self.value, params_ptr):
             parent = _parent(params_ptr)
@@ -225,7 +254,7 @@ class _ToolChecker:
                 )
             self.add(
                 Raw(
-                    "TC105",
+                    PARAMETERS_MISSING,
                     f"the tool has no `{_last(params_ptr)}` schema",
                     params_ptr,
                     "missing",
@@ -234,14 +263,14 @@ class _ToolChecker:
             )
         elif not isinstance(params, dict):
             self.add(
-                Raw("TC106", f"`{_last(params_ptr)}` must be an object, not {_kind(params)}", params_ptr)
+                Raw(PARAMETERS_NOT_OBJECT, f"`{_last(params_ptr)}` must be an object, not {_kind(params)}", params_ptr)
             )
         elif self.shape != "legacy":
             t = params.get("type")
             if "type" not in params:
                 self.add(
                     Raw(
-                        "TC107",
+                        PARAMETERS_TYPE_NOT_OBJECT,
                         '`parameters` has no `"type": "object"`',
                         jp.join(params_ptr, "type"),
                         "missing",
@@ -253,7 +282,7 @@ class _ToolChecker:
             elif not (isinstance(t, str) and t.lower() == "object"):
                 self.add(
                     Raw(
-                        "TC107",
+                        PARAMETERS_TYPE_NOT_OBJECT,
                         f'`parameters.type` must be "object", not {json.dumps(t)}',
                         jp.join(params_ptr, "type"),
                         fixes=(
@@ -269,7 +298,7 @@ class _ToolChecker:
             ):
                 self.add(
                     Raw(
-                        "TC108",
+                        PROPERTIES_MISSING,
                         "`parameters` has no `properties`",
                         jp.join(params_ptr, "properties"),
                         "missing",
@@ -297,7 +326,7 @@ class _ToolChecker:
             schema["required"] = required
         self.add(
             Raw(
-                "TC401",
+                LEGACY_PARAMETER_MAP,
                 "`parameters` is a legacy parameter map, not JSON Schema",
                 ptr,
                 "key",
@@ -315,7 +344,10 @@ class _ToolChecker:
             if property_name is not None and not any(k in schema for k in _TYPE_GIVERS):
                 self.add(
                     Raw(
-                        "TC109", f"parameter `{property_name}` has no `type`", jp.join(ptr, "type"), "missing"
+                        PROPERTY_TYPE_MISSING,
+                        f"parameter `{property_name}` has no `type`",
+                        jp.join(ptr, "type"),
+                        "missing",
                     )
                 )
             return
@@ -335,7 +367,7 @@ class _ToolChecker:
             what = f"parameter `{property_name}`" if property_name else "the schema"
             self.add(
                 Raw(
-                    "TC110",
+                    PROPERTY_TYPE_INVALID,
                     f"{what} has type {json.dumps(v, ensure_ascii=False)}, which is not a JSON "
                     f"Schema type ({', '.join(_JSON_TYPES)})",
                     vptr,
@@ -348,10 +380,10 @@ class _ToolChecker:
         validation = Validation(root, self.base_dir)
         if not gemini_openapi:
             for rel, message in validation.meta_errors():
-                self.add(Raw("TC301", f"invalid JSON Schema: {message}", root_ptr + rel))
+                self.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message}", root_ptr + rel))
         if validation.too_deep:
             self.add(
-                Raw("TC003", "schema nested too deeply to validate against the meta-schema", root_ptr, "key")
+                Raw(DOCUMENT_TOO_LARGE, "schema nested too deeply to validate against the meta-schema", root_ptr, "key")
             )
         openai_items = [t for t in ("openai", "openai-responses", "gemini") if t in self.config.targets]
         gemini_on = "gemini" in self.config.targets
@@ -368,12 +400,12 @@ class _ToolChecker:
                     problem = validation.ref_problem(ref)
                     if problem == "remote":
                         self.add(
-                            Raw("TC304", f"remote `$ref` {ref!r} is never fetched", jp.join(ptr, "$ref"))
+                            Raw(REF_REMOTE, f"remote `$ref` {ref!r} is never fetched", jp.join(ptr, "$ref"))
                         )
                     elif problem:
                         self.add(
                             Raw(
-                                "TC303", f"`$ref` {ref!r} cannot be resolved: {problem}", jp.join(ptr, "$ref")
+                                REF_UNRESOLVABLE, f"`$ref` {ref!r} cannot be resolved: {problem}", jp.join(ptr, "$ref")
                             )
                         )
                 if "default" in node and not gemini_openapi:
@@ -381,7 +413,7 @@ class _ToolChecker:
                     if err:
                         self.add(
                             Raw(
-                                "TC305",
+                                DEFAULT_INVALID,
                                 f"`default` does not match its schema: {err}",
                                 jp.join(ptr, "default"),
                             )
@@ -390,7 +422,7 @@ class _ToolChecker:
                 if "array" in types and "items" not in node and "prefixItems" not in node and openai_items:
                     self.add(
                         Raw(
-                            "TC307",
+                            ARRAY_WITHOUT_ITEMS,
                             f"array has no `items` ({_targets_text(openai_items)} require it)",
                             jp.join(ptr, "items"),
                             "missing",
@@ -412,7 +444,7 @@ class _ToolChecker:
                 ):
                     self.add(
                         Raw(
-                            "TC308",
+                            EMPTY_OBJECT,
                             "object schema has no properties (Gemini rejects it: "
                             '"properties: should be non-empty for OBJECT type")',
                             ptr,
@@ -421,7 +453,7 @@ class _ToolChecker:
                         )
                     )
         except BudgetExceeded as exc:
-            self.add(Raw("TC003", f"schema not fully checked: {exc.what}", root_ptr + exc.pointer))
+            self.add(Raw(DOCUMENT_TOO_LARGE, f"schema not fully checked: {exc.what}", root_ptr + exc.pointer))
         if is_parameters:
             self.check_examples(validation)
             self.check_openai_limits(root_ptr, root)
@@ -449,7 +481,7 @@ class _ToolChecker:
             if isinstance(r, str) and r not in props:
                 self.add(
                     Raw(
-                        "TC302",
+                        REQUIRED_UNDEFINED,
                         f"`required` names `{r}`, which is not defined in `properties`",
                         jp.join(ptr, "required", i),
                         fixes=(
@@ -481,7 +513,7 @@ class _ToolChecker:
                 if err:
                     path = validation.last_error_path
                     where = base + path if _exists(self.value, base + path) else base
-                    self.add(Raw("TC306", f"example {i} does not match `parameters`: {err}", where))
+                    self.add(Raw(EXAMPLE_INVALID, f"example {i} does not match `parameters`: {err}", where))
 
     def check_openai_limits(self, ptr: str, root: Any) -> None:
         targets = [
@@ -519,23 +551,31 @@ class _ToolChecker:
         if props > 5000:
             self.add(
                 Raw(
-                    "TC601", f"{who} strict: {props} object properties (at most 5,000)", ptr, "key", data=data
+                    OPENAI_STRICT_PROPERTIES,
+                    f"{who} strict: {props} object properties (at most 5,000)",
+                    ptr,
+                    "key",
+                    data=data,
                 )
             )
         if depth > 10:
             self.add(
-                Raw("TC602", f"{who} strict: {depth} levels of nesting (at most 10)", ptr, "key", data=data)
+                Raw(OPENAI_STRICT_DEPTH, f"{who} strict: {depth} levels of nesting (at most 10)", ptr, "key", data=data)
             )
         if enum_values > 1000:
             self.add(
                 Raw(
-                    "TC603", f"{who} strict: {enum_values} enum values (at most 1,000)", ptr, "key", data=data
+                    OPENAI_STRICT_ENUM_VALUES,
+                    f"{who} strict: {enum_values} enum values (at most 1,000)",
+                    ptr,
+                    "key",
+                    data=data,
                 )
             )
         elif big_enum is not None:
             self.add(
                 Raw(
-                    "TC603",
+                    OPENAI_STRICT_ENUM_VALUES,
                     f"{who} strict: an enum of more than 250 values over 15,000 characters",
                     ptr + big_enum,
                     "key",
@@ -545,7 +585,7 @@ class _ToolChecker:
         if string_size > 120_000:
             self.add(
                 Raw(
-                    "TC604",
+                    OPENAI_STRICT_STRING_SIZE,
                     f"{who} strict: {string_size:,} characters of names and enum/const values "
                     "(at most 120,000)",
                     ptr,
@@ -564,7 +604,7 @@ class _ToolChecker:
             portable = re.sub(r"[^A-Za-z0-9_-]", "_", name) or "tool"
             self.add(
                 Raw(
-                    "TC203",
+                    NAME_FORMAT,
                     f"name {name!r} should use only letters, digits, `_` and `-`",
                     ptr,
                     fixes=(FixSpec(f"Rename to {portable!r}", (Op("replace", ptr, portable),)),),
@@ -581,7 +621,7 @@ class _ToolChecker:
         for (problem, fixed), targets in by_fix.items():
             self.add(
                 Raw(
-                    "TC204",
+                    NAME_INVALID_FOR_TARGET,
                     f"name {name!r} {problem}: invalid for {_targets_text(targets)}",
                     ptr,
                     target=targets[0],
@@ -605,7 +645,7 @@ class _ToolChecker:
             limit = min(name_rule(t).description_max or 0 for t in over)
             self.add(
                 Raw(
-                    "TC609",
+                    DESCRIPTION_TOO_LONG,
                     f"description is {len(desc):,} characters; {_targets_text(over)} "
                     f"reject more than {limit:,}",
                     ptr,

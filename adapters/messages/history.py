@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..checks.rules import (
+    REQUEST_ANTHROPIC_THINKING_HISTORY,
+    REQUEST_GEMINI_THOUGHT_SIGNATURE,
+    REQUEST_TOOL_RESULT_ORDER,
+)
 from .model import Message, Request, Text, Thinking, ToolCall, ToolResult
 
 
@@ -45,14 +50,17 @@ def _pairing(messages: tuple[Message, ...], provider: str | None) -> list[Histor
                 answered = i + 1 < len(messages) and any(
                     isinstance(b, ToolResult) and b.call_id == block.id for b in messages[i + 1].content)
                 if i + 1 < len(messages) and not answered:
-                    out.append(HistoryProblem("TC807", ptr + "/id", f"call {block.id!r} gets no result in the next "
+                    out.append(HistoryProblem(REQUEST_TOOL_RESULT_ORDER, ptr + "/id",
+                                              f"call {block.id!r} gets no result in the next "
                                               "message; providers need each call answered right after it"))
             elif isinstance(block, ToolResult) and block.call_id in made and made[block.call_id] != i - 1:
-                out.append(HistoryProblem("TC807", ptr + "/call_id", f"result for call {block.call_id!r} is not in "
+                out.append(HistoryProblem(REQUEST_TOOL_RESULT_ORDER, ptr + "/call_id",
+                                          f"result for call {block.call_id!r} is not in "
                                           f"the message right after the call (message {made[block.call_id]})"))
             elif (isinstance(block, ToolResult) and provider == "anthropic"
                   and any(isinstance(b, Text) for b in message.content[:j])):
-                out.append(HistoryProblem("TC807", ptr, "Anthropic needs tool results before any text in their "
+                out.append(HistoryProblem(REQUEST_TOOL_RESULT_ORDER, ptr,
+                                          "Anthropic needs tool results before any text in their "
                                           "message"))
     return out
 
@@ -68,7 +76,8 @@ def _anthropic_thinking(messages: tuple[Message, ...]) -> list[HistoryProblem]:
     first = messages[last].content[0]
     if isinstance(first, Thinking) and first.signature:
         return []
-    return [HistoryProblem("TC806", f"/messages/{last}", "with thinking enabled, Anthropic needs the last assistant "
+    return [HistoryProblem(REQUEST_ANTHROPIC_THINKING_HISTORY, f"/messages/{last}",
+                           "with thinking enabled, Anthropic needs the last assistant "
                            "turn that used a tool to start with its thinking block (with its signature), as the "
                            "response returned it")]
 
@@ -81,7 +90,8 @@ def _gemini_signatures(messages: tuple[Message, ...]) -> list[HistoryProblem]:
     for i in range(start + 1, len(messages)):
         calls = [(j, b) for j, b in enumerate(messages[i].content) if isinstance(b, ToolCall)]
         if messages[i].role == "assistant" and calls and not calls[0][1].signature:
-            out.append(HistoryProblem("TC808", f"/messages/{i}/content/{calls[0][0]}", "Gemini 3 needs the thought "
+            out.append(HistoryProblem(REQUEST_GEMINI_THOUGHT_SIGNATURE, f"/messages/{i}/content/{calls[0][0]}",
+                                      "Gemini 3 needs the thought "
                                       "signature of the first function call of each step in the current turn sent "
                                       "back (`signature` on the tool call, as the response returned it)"))
     return out

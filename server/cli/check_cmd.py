@@ -7,29 +7,13 @@ Exit status: 0 no errors, 1 errors found, 2 usage error, unreadable input or an 
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-_SKIP_DIRS = {
-    ".git",
-    ".hg",
-    ".svn",
-    "node_modules",
-    ".venv",
-    "venv",
-    "__pycache__",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".pytest_cache",
-    ".tox",
-    "build",
-    "dist",
-}
 _FORMATS = ("human", "json", "sarif", "github")
 _PROGRESS_MIN_FILES = 20
 
@@ -75,25 +59,6 @@ def _codes(values: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _matches(path: Path, root: Path, globs: Sequence[str]) -> bool:
-    rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
-    for g in globs:
-        if "/" in g:
-            # `tools/*.json` matches a file in any folder named `tools`.
-            if fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(rel, "*/" + g):
-                return True
-        elif fnmatch.fnmatch(path.name, g):
-            return True
-    return False
-
-
-def _walk(root: Path) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
-        for name in sorted(filenames):
-            yield Path(dirpath) / name
-
-
 class _Progress:
     def __init__(self, total: int, enabled: bool) -> None:
         self.total, self.enabled, self.done = total, enabled, 0
@@ -118,7 +83,9 @@ class _Progress:
 def _content_is_tools(report: Any) -> bool:
     """A .json file outside the globs counts when it holds tools with a parameters schema (so that a
     package.json with a `name` and a `description` is not taken for a tool)."""
-    return bool(report.is_tool_file and report.tools and not any(f.code == "TC105" for f in report.findings))
+    from toolcast.adapters.checks.rules import PARAMETERS_MISSING
+
+    return bool(report.is_tool_file and report.tools and not any(f.code == PARAMETERS_MISSING for f in report.findings))
 
 
 def _configured(folder: Path, args: argparse.Namespace) -> tuple[Any, list[Any]]:
@@ -231,6 +198,7 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
 def run_files(args: argparse.Namespace) -> int:
     from toolcast.adapters.checks import CheckConfig, check_document, check_names_across
     from toolcast.adapters.checks.engine import config_findings
+    from toolcast.adapters.checks.files import is_tool_file_name, walk_files
     from toolcast.adapters.checks.findings import Finding
     from toolcast.adapters.checks.formats import Located
 
@@ -257,8 +225,8 @@ def run_files(args: argparse.Namespace) -> int:
         p = Path(arg)
         if p.is_dir():
             cfg = config_for(p)
-            for f in _walk(p):
-                if _matches(f, p, cfg.globs):
+            for f in walk_files(p):
+                if is_tool_file_name(f, p, cfg.globs):
                     candidates.append((f, True))
                 elif f.suffix in (".json", ".jsonc"):
                     candidates.append((f, False))

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fnmatch
 import gc
 import json
 import logging
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from lsprotocol import types as t
@@ -23,6 +22,7 @@ from toolcast.adapters.checks import (
     config_from_mapping,
     load_config,
 )
+from toolcast.adapters.checks.files import is_tool_file_name
 from toolcast.adapters.document import Encoding, LineIndex
 
 from .diagnostics import RawJson, diagnostics_json
@@ -176,10 +176,13 @@ class ToolcastServer(LanguageServer):
 
     # -- analysis -------------------------------------------------------------------------------
     def is_candidate(self, doc: Document, config: CheckConfig) -> bool:
+        """A tool file by name: the rule ``toolcast check`` and the workspace index use, relative to the
+        innermost workspace folder holding the document."""
         path = doc.path
-        name = path.name if path is not None else doc.uri.rsplit("/", 1)[-1]
-        rel = f"{path.parent.name}/{name}" if path is not None else name
-        return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) for g in config.globs)
+        if path is None:
+            return is_tool_file_name(PurePosixPath(doc.uri.rsplit("/", 1)[-1]), None, config.globs)
+        root = max((r for r in self.roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None)
+        return is_tool_file_name(path, root, config.globs)
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version). A large

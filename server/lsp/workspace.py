@@ -3,31 +3,21 @@ current through watched-file events, so duplicate names across files are found i
 
 from __future__ import annotations
 
-import fnmatch
-import os
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
 from toolcast.adapters.checks import CheckConfig, DocumentReport, summarize_document
+from toolcast.adapters.checks.files import tool_files_under
 
-SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache", ".tox", "dist", "build"}
 MAX_FILES = 20_000
 MAX_BYTES = 20_000_000
 
 
 def tool_files(root: Path, config: CheckConfig) -> Iterator[Path]:
-    """Files under ``root`` whose name matches the configured globs (bounded, hidden/vendor folders skipped)."""
-    seen = 0
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-        base = Path(folder)
-        for name in sorted(names):
-            rel = f"{base.name}/{name}"
-            if any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) for g in config.globs):
-                seen += 1
-                if seen > MAX_FILES:
-                    return
-                yield base / name
+    """Files under ``root`` that are tool files by name (``tool_files_under``: the rule ``toolcast check``
+    uses too), at most MAX_FILES of them."""
+    return itertools.islice(tool_files_under(root, config.globs), MAX_FILES)
 
 
 def index_file(path: Path) -> tuple[str, DocumentReport] | None:
