@@ -60,6 +60,7 @@ def _stage(name: str, source: str, tests: list[str]) -> Path:
     for part in ("adapters", "server", "schemas"):
         shutil.copytree(ROOT / part, pkg / part, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "tests", stage / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "examples", stage / "examples")  # tests read the repository's examples
     # PYTHONPATH names mutants/src: it must exist when Python starts, or the import system caches it as
     # missing and the editable install's original code is imported instead of the mutants.
     (stage / "mutants" / "src").mkdir(parents=True)
@@ -73,6 +74,7 @@ def _stage(name: str, source: str, tests: list[str]) -> Path:
         f'only_mutate = ["src/toolcast/{source}"]\n'
         f"pytest_add_cli_args_test_selection = [{selection}]\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow", "-x", "-q"]\n'
+        'also_copy = ["examples"]\n'
         "use_git_change_detection = false\n", encoding="utf-8")
     return stage
 
