@@ -222,7 +222,7 @@ def _block_from_json(value: Any, ptr: str) -> Block:
         _need(url is None or (isinstance(url, str) and url != ""), ptr + "/url", "`url` must be a string")
         _need(media_type is None or isinstance(media_type, str), ptr + "/media_type", "`media_type` must be a string")
         if data is not None:
-            _need(isinstance(data, str) and _is_base64(data), ptr + "/data", "`data` must be base64")
+            _need(isinstance(data, str) and is_base64(data), ptr + "/data", "`data` must be base64")
             _need(media_type is not None, ptr + "/media_type", "base64 `data` needs its `media_type` "
                   "(e.g. image/png, application/pdf)")
         return Media(kind, url, data, media_type)
@@ -230,7 +230,8 @@ def _block_from_json(value: Any, ptr: str) -> Block:
                              "tool_call, tool_result, image or document")
 
 
-def _is_base64(value: str) -> bool:
+def is_base64(value: str) -> bool:
+    """Whether ``value`` is strict base64 (media data, thought signatures)."""
     try:
         base64.b64decode(value, validate=True)
     except (ValueError, binascii.Error):

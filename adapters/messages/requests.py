@@ -4,8 +4,6 @@ names are sanitised and schemas lowered exactly as ``toolcast convert`` does."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 import re
@@ -16,7 +14,7 @@ from typing import Any
 from ..convert import Conversion, convert
 from ..errors import ToolcastError
 from . import media as md
-from .model import Media, Message, Request, Text, Thinking, ToolCall, ToolResult
+from .model import Media, Message, Request, Text, Thinking, ToolCall, ToolResult, is_base64
 from .thinking import (
     DEFAULT_MODELS,
     anthropic_budget,
@@ -49,14 +47,6 @@ class WireRequest:
     body: dict[str, Any]
     losses: tuple[ContentLoss, ...]
     tools: tuple[Conversion, ...]  # per request tool, for mapping tool calls back (``arguments``)
-
-
-def _is_base64(value: str) -> bool:
-    try:
-        base64.b64decode(value, validate=True)
-    except (ValueError, binascii.Error):
-        return False
-    return True
 
 
 def _tool_name(conv: Conversion) -> str:
@@ -299,7 +289,7 @@ def _gemini(b: _Builder) -> dict[str, Any]:
                 parts.append({"text": block.text})
             elif isinstance(block, Thinking):
                 part: dict[str, Any] = {"text": block.text, "thought": True}
-                if block.signature and _is_base64(block.signature):
+                if block.signature and is_base64(block.signature):
                     part["thoughtSignature"] = block.signature
                 elif block.signature:
                     b.lose(ptr, "signature", "the thinking block's signature is not a Gemini thought signature "
@@ -309,7 +299,7 @@ def _gemini(b: _Builder) -> dict[str, Any]:
                 b.call_names[block.id] = b.name(block)
                 call_part: dict[str, Any] = {"functionCall": {"id": block.id, "name": b.name(block),
                                                               "args": block.arguments}}
-                if block.signature and _is_base64(block.signature):
+                if block.signature and is_base64(block.signature):
                     call_part["thoughtSignature"] = block.signature
                 elif block.signature:
                     b.lose(ptr, "signature", "the tool call's signature is not a Gemini thought signature (base64); "
