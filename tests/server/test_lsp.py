@@ -126,7 +126,9 @@ async def test_change_and_stale_versions(client: LanguageClient, tmp_path: Path)
         while not versions or versions[-1] != 3:
             published = await asyncio.wait_for(client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 10)
             versions.append(published.version)
-        assert versions == sorted(versions) and set(versions) <= {2, 3}  # never an older version after a newer
+        # Never an older version after a newer (version 1 may be published again, e.g. after indexing,
+        # before the changes arrive); the late version 2 after 3 would break the order.
+        assert versions == sorted(versions) and set(versions) <= {1, 2, 3}
         codes = {d.code for d in published.diagnostics}
         await asyncio.sleep(0.3)  # the late version 2 publishes nothing
         assert {d.code for d in client.diagnostics[uri]} == codes
