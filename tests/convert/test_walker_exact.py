@@ -303,3 +303,150 @@ def test_a_free_form_object_is_asked_for_as_json_text() -> None:
     assert record == {"json_text": ["/p/properties/e", "/p/properties/m"]}
     # The root is never turned into text, even without properties.
     assert run({"type": "object"}, mode) == ({"type": "object"}, [], {})
+
+
+# -- anyOf alone (Gemini: "When using any_of, it must be the only field set") ----------------------------
+
+ALONE = {"any_of_alone": True}
+STR, INT, NULL = {"type": "string"}, {"type": "integer"}, {"type": "null"}
+
+
+def test_anyof_of_one_schema_and_null_becomes_that_schema_and_nullable() -> None:
+    v = {"anyOf": [STR, NULL], "default": None, "title": "Query", "description": "q"}
+    out, losses, _ = run(obj(v=v), ALONE)
+    assert out == obj(v={"type": "string", "default": None, "title": "Query", "description": "q", "nullable": True})
+    assert losses == [("/p/properties/v/anyOf", "anyOf", [STR, NULL], LOWERED, NEUTRAL,
+                       "`anyOf` of one schema and null becomes that schema + `nullable` for t")]
+
+
+def test_a_sibling_that_disagrees_with_the_one_branch_is_refused() -> None:
+    v = {"anyOf": [{"type": "string", "minLength": 2}, NULL], "minLength": 1}
+    out, losses, _ = run(obj(v=v), ALONE)
+    assert out == obj(v={"type": "string", "minLength": 2, "nullable": True})
+    assert losses == [
+        ("/p/properties/v/anyOf", "anyOf", [{"type": "string", "minLength": 2}, NULL], LOWERED, NEUTRAL,
+         "`anyOf` of one schema and null becomes that schema + `nullable` for t"),
+        ("/p/properties/v/minLength", "minLength", 1, REJECTED, UNSAT,
+         "`minLength` next to `anyOf` disagrees with its branch and t accepts `anyOf` only alone"),
+    ]
+
+
+@pytest.mark.parametrize("extra", [{}, {"description": "d"}])
+def test_a_nested_anyof_left_with_siblings_is_lowered_again(extra: dict[str, Any]) -> None:
+    out, _, _ = run(obj(v={"anyOf": [{"anyOf": [STR, INT]}, NULL], **extra}), ALONE)
+    assert out == obj(v={"anyOf": [{**STR, **extra, "nullable": True}, {**INT, **extra, "nullable": True}]})
+
+
+def test_siblings_move_into_each_branch_and_whole_node_annotations_are_dropped() -> None:
+    v = {"anyOf": [STR, {"description": "own", "type": "integer"}, True], "title": "T", "default": 1, "example": 2,
+         "examples": [3], "description": "d", "minimum": 0}
+    out, losses, _ = run(obj(v=v), ALONE)
+    branches = out["properties"]["v"]["anyOf"]
+    assert out == obj(v={"anyOf": [{"type": "string", "description": "d", "minimum": 0},
+                                   {"type": "integer", "description": "own", "minimum": 0},
+                                   {"description": "d", "minimum": 0}]})
+    assert [list(b) for b in branches] == [["type", "description", "minimum"], ["type", "description", "minimum"],
+                                          ["description", "minimum"]]  # `type` first, then the branch's order
+    assert losses == [("/p/properties/v/anyOf", "anyOf", v["anyOf"], LOWERED, NEUTRAL,
+                       "the keywords next to `anyOf` are moved into each branch for t")] + [
+        (f"/p/properties/v/{k}", k, v[k], DROPPED, NEUTRAL,
+         f"t accepts `anyOf` only alone: `{k}` next to it is not sent")
+        for k in ("default", "example", "examples", "title")]
+    same_instances(obj(v=v), out, [{"v": "a"}, {"v": 5}, {"v": -1}, {"v": 1.5}, {"v": None}])
+
+
+def test_a_sibling_that_a_branch_has_its_own_value_for_is_refused() -> None:
+    v = {"anyOf": [{"type": "integer", "minimum": 5}, {"type": "string", "nullable": False}], "minimum": 0,
+         "nullable": True, "description": "d"}
+    out, losses, _ = run(obj(v=v), ALONE)
+    assert out == obj(v={"anyOf": [{"type": "integer", "minimum": 5, "nullable": True, "description": "d"},
+                                   {"type": "string", "nullable": False, "minimum": 0, "description": "d"}]})
+    assert losses == [
+        ("/p/properties/v/anyOf", "anyOf", v["anyOf"], LOWERED, NEUTRAL,
+         "the keywords next to `anyOf` are moved into each branch for t"),
+        ("/p/properties/v/minimum", "minimum", 0, REJECTED, UNSAT,
+         "`minimum` next to `anyOf` cannot be moved into a branch that has its own; t accepts `anyOf` only alone"),
+    ]
+
+
+def test_anyof_alone_leaves_a_lone_anyof_and_other_modes_alone() -> None:
+    assert run(obj(v={"anyOf": [STR, INT]}), ALONE) == (obj(v={"anyOf": [STR, INT]}), [], {})
+    assert run(obj(v={"anyOf": [STR, NULL], "title": "x"}), {}) == (obj(v={"anyOf": [STR, NULL], "title": "x"}), [], {})
+
+
+# -- additionalProperties ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value,effect", [(True, NEUTRAL), (False, WIDENING), ({"type": "string"}, WIDENING)])
+def test_additional_properties_dropped(value: Any, effect: Effect) -> None:
+    out, losses, _ = run({"type": "object", "additionalProperties": value}, {"additionalProperties": "drop"})
+    assert out == {"type": "object"}
+    assert losses == [("/p/additionalProperties", "additionalProperties", value, DROPPED, effect,
+                       "`additionalProperties` is not supported by t; dropped")]
+
+
+@pytest.mark.parametrize("value", [True, {"type": "string"}])
+def test_closed_objects_close_open_maps(value: Any) -> None:
+    out, losses, record = run({"type": "object", "properties": {}, "additionalProperties": value},
+                              {"closed_objects": True})
+    assert out == {"type": "object", "properties": {}, "additionalProperties": False}
+    assert losses == [("/p/additionalProperties", "additionalProperties", value, LOWERED, NARROWING,
+                       "t strict mode needs closed objects: extra keys (a map) can no longer be sent")]
+    assert record == {}  # nothing added: the keyword was there
+    assert not jsonschema.Draft202012Validator(out).is_valid({"k": "v"})
+
+
+def test_additional_properties_schemas_are_lowered_and_already_closed_objects_stay() -> None:
+    mode = {"keywords": {"minLength": "drop"}}
+    out, losses, _ = run({"type": "object", "additionalProperties": {"type": "string", "minLength": 1}}, mode)
+    assert out == {"type": "object", "additionalProperties": {"type": "string"}}
+    assert [x[0] for x in losses] == ["/p/additionalProperties/minLength"]
+    closed = {"type": "object", "properties": {}, "additionalProperties": False}
+    assert run(closed, {"closed_objects": True}) == (closed, [], {})
+
+
+@pytest.mark.parametrize("key", ["additionalProperties", "items", "not"])
+def test_the_depth_limit_counts_one_level_per_subschema(key: str) -> None:
+    def nested(levels: int) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "string"}
+        for _ in range(levels):
+            schema = {key: schema}
+        return {"type": "object", **schema}  # the innermost schema is `levels` below the root
+    ok, losses, _ = run(nested(128), {})
+    assert losses == [] and ok == nested(128)
+    out, losses, _ = run(nested(129), {})
+    assert out == {} and losses == [("/p", "", None, REJECTED, UNSAT,
+                                     "schema nested deeper than 128 levels; toolcast does not convert it")]
+
+
+# -- formats -----------------------------------------------------------------------------------------
+
+GEMINI_FORMATS = {"formats": {"string": ["date-time", "enum"], "integer": ["int32"]}}
+
+
+@pytest.mark.parametrize("schema,kept", [
+    ({"type": "string", "format": "date-time"}, True),
+    ({"type": ["string", "null"], "format": "date-time"}, True),
+    ({"type": ["null", "integer"], "format": "int32"}, True),
+    ({"type": "integer", "format": "date-time"}, False),
+    ({"type": "boolean", "format": "date-time"}, False),  # a type with no formats at all
+    ({"format": "date-time"}, False),  # no type: no format applies
+    ({"type": [1, "string"], "format": "date-time"}, True),  # only the type names count
+])
+def test_formats_allowed_per_type(schema: dict[str, Any], kept: bool) -> None:
+    out, losses, _ = run(obj(v=schema), GEMINI_FORMATS)
+    if kept:
+        assert (out, losses) == (obj(v=schema), [])
+    else:
+        rest = {k: v for k, v in schema.items() if k != "format"}
+        assert out == obj(v={**rest, "description": '(constraints: {"format": "date-time"})'})
+        assert losses == [("/p/properties/v/format", "format", "date-time", FOLDED, WIDENING,
+                           "format `date-time` is not supported by t; stated in the description instead")]
+
+
+def test_formats_allowed_for_every_type() -> None:
+    mode = {"formats": ["email"]}
+    assert run(obj(v={"type": "string", "format": "email"}), mode)[1] == []
+    out, losses, _ = run(obj(v={"type": "string", "format": "uri", "description": "link"}), mode)
+    assert out == obj(v={"type": "string", "description": 'link (constraints: {"format": "uri"})'})
+    assert [x[:4] for x in losses] == [("/p/properties/v/format", "format", "uri", FOLDED)]
+    assert run(obj(v={"type": "string", "format": "anything"}), {})[1] == []  # no list: every format
