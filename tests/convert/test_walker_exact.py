@@ -450,3 +450,343 @@ def test_formats_allowed_for_every_type() -> None:
     assert out == obj(v={"type": "string", "description": 'link (constraints: {"format": "uri"})'})
     assert [x[:4] for x in losses] == [("/p/properties/v/format", "format", "uri", FOLDED)]
     assert run(obj(v={"type": "string", "format": "anything"}), {})[1] == []  # no list: every format
+
+
+# -- keyword rules: fold, drop, reject; unknown keywords ------------------------------------------------
+
+def test_folded_keywords_go_to_the_description_in_schema_order() -> None:
+    mode = {"keywords": {"minLength": "fold", "title": "fold", "pattern": "drop", "examples": "drop",
+                         "maxLength": "reject"}}
+    v = {"type": "string", "title": "Té", "minLength": 1, "pattern": "^a", "examples": ["a"], "maxLength": 3,
+         "description": "d"}
+    out, losses, _ = run(obj(v=v), mode)
+    assert out == obj(v={"type": "string", "description": 'd (constraints: {"title": "Té", "minLength": 1})'})
+    p = "/p/properties/v/"
+    assert losses == [
+        (p + "examples", "examples", ["a"], DROPPED, NEUTRAL, "`examples` is not supported by t; dropped"),
+        (p + "maxLength", "maxLength", 3, REJECTED, UNSAT, "t rejects `maxLength`"),
+        (p + "minLength", "minLength", 1, FOLDED, WIDENING,
+         "`minLength` is not supported by t; stated in the description instead"),
+        (p + "pattern", "pattern", "^a", DROPPED, WIDENING, "`pattern` is not supported by t; dropped"),
+        (p + "title", "title", "Té", FOLDED, NEUTRAL,
+         "`title` is not supported by t; stated in the description instead"),
+    ]
+
+
+@pytest.mark.parametrize("description", [None, ""])
+def test_folded_keywords_without_a_description(description: str | None) -> None:
+    v = {"type": "string", "minLength": 1} | ({} if description is None else {"description": description})
+    out, _, _ = run(obj(v=v), {"keywords": {"minLength": "fold"}})
+    assert out == obj(v={"type": "string", "description": '(constraints: {"minLength": 1})'})
+
+
+def test_unknown_keywords_and_extensions() -> None:
+    v = {"type": "string", "foo": 1, "x-ext": 2}
+    assert run(obj(v=v), {}) == (obj(v=v), [], {})
+    out, losses, _ = run(obj(v=v), {"unknown_keywords": "drop"})
+    assert out == obj(v={"type": "string", "x-ext": 2})  # extensions are allowed where the schema is open
+    assert losses == [("/p/properties/v/foo", "foo", 1, DROPPED, WIDENING, "`foo` is not supported by t; dropped")]
+    out, losses, _ = run(obj(v=v), {"unknown_keywords": "drop", "type_case": True})
+    assert out == obj(v={"type": "string"})  # Gemini's Schema is a closed message
+    assert [x[:5] for x in losses] == [("/p/properties/v/foo", "foo", 1, DROPPED, WIDENING),
+                                       ("/p/properties/v/x-ext", "x-ext", 2, DROPPED, NEUTRAL)]
+
+
+def test_boolean_schemas() -> None:
+    assert run(obj(t=True, f=False), {}) == (obj(t=True, f=False), [], {})
+    out, losses, _ = run(obj(t=True, f=False), {"type_case": True})
+    assert out == obj(t={}, f={})
+    assert losses == [("/p/properties/f", "false", False, REJECTED, UNSAT, "`false` schema cannot be expressed")]
+    assert run(obj(n=5, s="x"), {}) == (obj(n=5, s="x"), [], {})  # not schemas at all: copied as they are
+
+
+def test_oneof_becomes_anyof_where_the_target_has_no_oneof() -> None:
+    out, losses, _ = run(obj(v={"oneOf": [STR, INT]}), {"oneOf": "anyOf"})
+    assert out == obj(v={"anyOf": [STR, INT]})
+    assert losses == [("/p/properties/v/oneOf", "oneOf", [STR, INT], LOWERED, WIDENING,
+                       '`oneOf` becomes `anyOf` for t: "exactly one" is no longer enforced')]
+    out, _, _ = run(obj(v={"anyOf": [NULL], "oneOf": [STR, INT]}), {"oneOf": "anyOf"})
+    assert out == obj(v={"anyOf": [NULL, STR, INT]})
+    assert run(obj(v={"oneOf": [STR, INT]}), {}) == (obj(v={"oneOf": [STR, INT]}), [], {})
+
+
+def test_malformed_subschema_containers_are_copied() -> None:
+    v = {"anyOf": "x", "properties": 5, "items": True}
+    assert run(obj(v=v), {}) == (obj(v=v), [], {})
+
+
+# -- const, minItems and type lists ------------------------------------------------------------------
+
+def test_const_becomes_a_one_value_enum() -> None:
+    out, losses, _ = run(obj(v={"const": "x"}), {"const": "enum"})
+    assert out == obj(v={"enum": ["x"]})
+    assert losses == [("/p/properties/v/const", "const", "x", LOWERED, NEUTRAL,
+                       "`const` becomes a one-value `enum` for t")]
+    both = {"const": "x", "enum": ["x", "y"]}
+    assert run(obj(v=both), {"const": "enum"}) == (obj(v=both), [], {})
+    assert run(obj(v={"const": "x"}), {}) == (obj(v={"const": "x"}), [], {})
+
+
+def test_a_constant_the_target_cannot_state_is_folded_and_typed() -> None:
+    mode = {"const": "enum", "enum": "string"}
+    out, losses, _ = run(obj(v={"const": 5}), mode)
+    assert out == obj(v={"description": '(constraints: {"const": 5})'})
+    assert losses == [("/p/properties/v/const", "const", 5, FOLDED, WIDENING,
+                       "t cannot express this constant; stated in the description instead")]
+    out, _, _ = run(obj(v={"const": 5}), mode | {"type_case": True})
+    assert out == obj(v={"description": '(constraints: {"const": 5})', "type": "integer"})
+    out, _, _ = run(obj(v={"type": "integer", "enum": [1, 2]}), mode | {"type_case": True})
+    assert out == obj(v={"type": "integer", "description": '(constraints: {"enum": [1, 2]})'})
+    out, _, _ = run(obj(v={"enum": [1, "a"]}), {"enum": "string", "type_case": True})
+    assert out == obj(v={"description": '(constraints: {"enum": [1, "a"]})'})  # two types: none is added
+
+
+@pytest.mark.parametrize("value,folded", [(0, False), (1, False), (2, True)])
+def test_min_items_above_the_targets_maximum_is_folded(value: int, folded: bool) -> None:
+    v = {"type": "array", "minItems": value}
+    out, losses, _ = run(obj(v=v), {"min_items_max": 1})
+    if not folded:
+        assert (out, losses) == (obj(v=v), [])
+        return
+    assert out == obj(v={"type": "array", "description": '(constraints: {"minItems": 2})'})
+    assert losses == [("/p/properties/v/minItems", "minItems", 2, FOLDED, WIDENING,
+                       "t strict mode only enforces minItems 0 or 1; stated in the description instead")]
+    assert run(obj(v=v), {"min_items_max": None})[1] == []
+
+
+@pytest.mark.parametrize("types,expected,message", [
+    (["string", "null"], {"type": "string", "nullable": True}, "type list becomes `type` + `nullable` for t"),
+    (["null", "integer"], {"type": "integer", "nullable": True}, "type list becomes `type` + `nullable` for t"),
+    (["string"], {"type": "string"}, "type list becomes `type` + `nullable` for t"),
+    (["string", "integer"], {"anyOf": [STR, INT]}, "type list becomes `anyOf` for t"),
+    (["string", "integer", "null"], {"nullable": True, "anyOf": [STR, INT]}, "type list becomes `anyOf` for t"),
+])
+def test_type_lists_as_nullable(types: list[str], expected: dict[str, Any], message: str) -> None:
+    out, losses, _ = run(obj(v={"type": types}), {"type_arrays": "nullable"})
+    assert out == obj(v=expected)
+    assert next(iter(out["properties"]["v"])) == next(iter(expected))  # `type` first where there is one
+    assert losses == [("/p/properties/v/type", "type", types, LOWERED, NEUTRAL, message)]
+    assert run(obj(v={"type": "string"}), {"type_arrays": "nullable"})[1] == []
+
+
+def test_type_lists_split_per_type_where_anyof_stands_alone() -> None:
+    v = {"type": ["string", "array", "null"], "minLength": 1, "items": INT, "description": "d"}
+    out, losses, _ = run(obj(v=v), ALONE)
+    assert out == obj(v={"anyOf": [{"type": "string", "minLength": 1, "description": "d", "nullable": True},
+                                   {"type": "array", "items": INT, "description": "d", "nullable": True}]})
+    assert [x[:5] for x in losses] == [
+        ("/p/properties/v/anyOf", "anyOf", [{"type": "string", "minLength": 1}, {"type": "array", "items": INT}, NULL],
+         LOWERED, NEUTRAL),
+        ("/p/properties/v/type", "type", ["string", "array", "null"], LOWERED, NEUTRAL),
+    ]
+    assert losses[1][5] == "type list becomes `anyOf` for t"
+    for kept in ({"type": ["string", "null"]}, {"type": ["string", "integer"], "anyOf": [STR]},
+                 {"type": ["string", "integer"], "oneOf": [STR]}, {"type": "string"}):
+        assert not any(x[5] == "type list becomes `anyOf` for t" for x in run(obj(v=kept), ALONE)[1]), kept
+
+
+# -- the root ----------------------------------------------------------------------------------------
+
+def test_a_root_without_type_becomes_an_object() -> None:
+    out, losses, _ = run({"description": "d"}, {})
+    assert out == {"description": "d", "type": "object"}
+    assert losses == [("/p/type", "type", None, LOWERED, NEUTRAL,
+                       "the parameters have no `type`; tool arguments are always an object: `type: object` added")]
+    for kept in ({"anyOf": [obj()]}, {"oneOf": [obj()]}, {"allOf": [obj()]}, {"enum": [{}]}, {"const": {}},
+                 {"$ref": "#"}):
+        assert run(kept, {})[1] == [], kept
+
+
+def test_a_root_that_is_only_a_ref_takes_its_definition() -> None:
+    defs = {"m": {"type": "object", "properties": {"a": STR}, "description": "model"}}
+    schema = {"$ref": "#/$defs/m", "$defs": defs, "description": "root", "title": "T"}
+    out, losses, _ = run(schema, {})
+    assert out == {"type": "object", "properties": {"a": STR}, "description": "model", "title": "T", "$defs": defs}
+    assert losses == [("/p/$ref", "$ref", "#/$defs/m", LOWERED, NEUTRAL,
+                       "the root `$ref` #/$defs/m is replaced by its definition")]
+    for kept in ({"$ref": "#/$defs/m", "type": "object", "$defs": defs},
+                 {"$ref": "#/$defs/r", "$defs": {"r": {"$ref": "#/$defs/m"}, **defs}}):
+        assert not any(x[5].startswith("the root") for x in run(kept, {})[1])
+
+
+# -- strict objects: closed, every property required, declared --------------------------------------------
+
+CLOSED = {"closed_objects": True}
+CLOSING = ("t strict mode needs closed objects: keys not listed in `properties` can no longer be sent")
+
+
+@pytest.mark.parametrize("schema,added", [
+    (obj(a=STR), ["/p/additionalProperties"]),
+    ({"type": "object"}, ["/p/additionalProperties", "/p/properties"]),
+    ({"type": ["object", "null"]}, ["/p/additionalProperties", "/p/properties"]),
+])
+def test_closed_objects(schema: dict[str, Any], added: list[str]) -> None:
+    out, losses, record = run(schema, CLOSED)
+    assert out == {**schema, "properties": schema.get("properties", {}), "additionalProperties": False}
+    assert list(out)[-2:] == ["properties", "additionalProperties"] or "properties" in schema
+    assert losses == [("/p/additionalProperties", "additionalProperties", None, LOWERED, NARROWING, CLOSING)]
+    assert record == {"added": added}
+    assert run({"type": "string"}, CLOSED)[0] == {"type": "string"}
+
+
+def test_an_object_without_type_is_closed_too() -> None:
+    out, losses, record = run(obj(v={"properties": {"a": STR}}), CLOSED)
+    assert out == {"type": "object", "properties": {"v": {"properties": {"a": STR}, "additionalProperties": False}},
+                   "additionalProperties": False}
+    assert losses == [("/p/additionalProperties", "additionalProperties", None, LOWERED, NARROWING, CLOSING),
+                      ("/p/properties/v/additionalProperties", "additionalProperties", None, LOWERED, NARROWING,
+                       CLOSING)]
+    assert record == {"added": ["/p/additionalProperties", "/p/properties/v/additionalProperties"]}
+
+
+def test_closed_object_with_a_required_name_it_does_not_list() -> None:
+    schema = {"type": "object", "properties": {"a": STR}, "required": ["a", "b", "c"], "additionalProperties": False}
+    out, losses, _ = run(schema, CLOSED)
+    assert out == schema
+    assert losses == [("/p/required", "required", ["b", "c"], REJECTED, UNSAT,
+                       "required `b`, `c` cannot be sent: the object is closed and does not list it, so it accepts "
+                       "nothing")]
+
+
+@pytest.mark.parametrize("extra,declared", [({}, {}), ({"additionalProperties": INT}, INT)])
+def test_required_names_missing_from_properties_are_declared(extra: dict[str, Any], declared: Any) -> None:
+    schema = {"type": "object", "properties": {"a": STR}, "required": ["a", "b"], **extra}
+    out, losses, _ = run(schema, CLOSED)
+    assert out["properties"] == {"a": STR, "b": declared} and out["additionalProperties"] is False
+    assert losses[0] == ("/p/additionalProperties", "additionalProperties", extra.get("additionalProperties"),
+                         LOWERED, NARROWING, CLOSING if not extra else
+                         "t strict mode needs closed objects: extra keys (a map) can no longer be sent")
+    assert losses[1] == ("/p/required", "required", ["b"], LOWERED, NEUTRAL,
+                         "required `b` not among `properties`: declared there for t")
+    for kept in ({"type": "string", "required": ["b"]}, {"type": "object", "required": "b"}):
+        assert "properties" not in run(obj(v=kept), {"typed_nodes": True})[0]["properties"]["v"]
+
+
+def test_every_property_required_and_optional_ones_made_nullable() -> None:
+    ref_defs = {"s": STR}
+    schema = {"type": "object", "required": ["a"], "$defs": ref_defs, "properties": {
+        "a": STR, "b": {"type": ["integer", "null"]}, "c": {"enum": ["x"]}, "d": {"anyOf": [STR, NULL], "title": "D"},
+        "e": {"anyOf": [STR, INT]}, "f": {"type": "string"}, "g": NULL, "h": {"$ref": "#/$defs/s"},
+        "i": {"type": ["integer"]}}}
+    out, losses, record = run(schema, {"all_required": True})
+    assert out == {"type": "object", "required": ["a", "b", "c", "d", "e", "f", "g", "h", "i"], "$defs": ref_defs,
+                   "properties": {
+                       "a": STR, "b": {"type": ["integer", "null"]}, "c": {"anyOf": [{"enum": ["x"]}, NULL]},
+                       "d": {"anyOf": [STR, NULL], "title": "D"}, "e": {"anyOf": [STR, INT, NULL]},
+                       "f": {"type": ["string", "null"]}, "g": NULL, "h": {"anyOf": [{"$ref": "#/$defs/s"}, NULL]},
+                       "i": {"type": ["integer", "null"]}}}
+    assert record == {"optional": [f"/p/properties/{k}" for k in "bcdefghi"],
+                      "nullable": [f"/p/properties/{k}" for k in "cefhi"]}
+    absent = "null now also stands for \"absent\""
+    mapped = "send null for \"absent\" (mapped back by toolcast)"
+    assert [(x[0], x[1], x[2], x[3], x[4]) for x in losses] == [
+        (f"/p/properties/{k}", "required", k, LOWERED, NEUTRAL) for k in "bcdefghi"]
+    assert [x[5] for x in losses] == [
+        f"optional `{k}` is required and nullable for t strict mode: " + (mapped if k in "cefhi" else absent)
+        for k in "bcdefghi"]
+    out, _, record = run({"type": "object", "properties": {"a": STR}}, {"all_required": True})
+    assert out["required"] == ["a"] and record["added"] == ["/p/required"]
+
+
+def test_root_composition_refused_where_the_target_wants_a_plain_root() -> None:
+    schema = {"type": "object", "anyOf": [{"required": ["a"]}], "allOf": [{"required": ["b"]}]}
+    _, losses, _ = run(schema, {"root_composition": False})
+    assert losses == [("/p/allOf", "allOf", [{"required": ["b"]}], REJECTED, UNSAT,
+                       "t does not accept `allOf` at the root of the parameters"),
+                      ("/p/anyOf", "anyOf", [{"required": ["a"]}], REJECTED, UNSAT,
+                       "t does not accept `anyOf` at the root of the parameters")]
+    assert run(obj(v={"anyOf": [STR]}), {"root_composition": False})[1] == []  # below the root: fine
+
+
+@pytest.mark.parametrize("v", [{"type": "array"}, {"type": ["array", "null"]}])
+def test_arrays_get_items_where_the_target_needs_them(v: dict[str, Any]) -> None:
+    out, losses, _ = run(obj(v=v), {"needs_items": True})
+    assert out == obj(v={**v, "items": {}})
+    assert losses == [("/p/properties/v/type", "items", None, LOWERED, NEUTRAL,
+                       "t requires `items` on arrays; `items: {}` (any item) added")]
+    for kept in ({"type": "array", "items": STR}, {"type": "array", "prefixItems": [STR]}):
+        assert run(obj(v=kept), {"needs_items": True})[1] == []
+
+
+# -- types from keywords; constraints moved into untyped branches --------------------------------------------
+
+@pytest.mark.parametrize("v,kind", [
+    ({"minLength": 1}, "string"), ({"pattern": "a"}, "string"), ({"minimum": 0}, "number"),
+    ({"multipleOf": 2}, "number"), ({"items": STR}, "array"), ({"maxItems": 2}, "array"),
+    ({"additionalProperties": STR}, "object"),
+])
+def test_a_type_is_added_from_the_keywords(v: dict[str, Any], kind: str) -> None:
+    out, losses, _ = run(obj(v=v), TYPED)
+    assert out == obj(v={**v, "type": kind})
+    assert losses == [("/p/properties/v/type", "type", None, LOWERED, NARROWING,
+                       f"t needs a `type` on every schema: `{kind}` added from its keywords (values of other types can "
+                       "no longer be sent)")]
+
+
+def test_a_type_is_added_from_folded_keywords_too() -> None:
+    out, _, _ = run(obj(v={"minLength": 1}, w={"minimum": 1}), TYPED | {"keywords": {"minLength": "fold",
+                                                                                     "minimum": "fold"}})
+    assert out == obj(v={"type": "string", "description": '(constraints: {"minLength": 1})'},
+                      w={"type": "number", "description": '(constraints: {"minimum": 1})'})
+
+
+def test_mixed_values_become_an_anyof_where_anyof_stands_alone() -> None:
+    out, _, _ = run(obj(v={"enum": ["a", 1, None]}), TYPED | ALONE)
+    assert out == obj(v={"anyOf": [{"type": "string", "enum": ["a", 1, None], "nullable": True},
+                                   {"type": "integer", "enum": ["a", 1, None], "nullable": True}]})
+
+
+def test_constraints_next_to_oneof_move_into_untyped_branches() -> None:
+    branches = [{"required": ["a"]}, {"required": ["b"]}]
+    v = {"type": "object", "properties": {"a": STR, "b": INT}, "oneOf": branches, "description": "d"}
+    out, losses, _ = run(obj(v=v), TYPED)
+    inner = {"type": "object", "properties": {"a": STR, "b": INT}}
+    assert out == obj(v={"description": "d", "oneOf": [{**inner, "required": ["a"]}, {**inner, "required": ["b"]}]})
+    assert [x[:5] for x in losses] == [
+        ("/p/properties/v/oneOf", "oneOf", branches, LOWERED, NEUTRAL),
+        ("/p/properties/v/oneOf/0/allOf", "allOf", [inner, {"required": ["a"]}], LOWERED, NEUTRAL),
+        ("/p/properties/v/oneOf/1/allOf", "allOf", [inner, {"required": ["b"]}], LOWERED, NEUTRAL),
+    ]
+    assert losses[0][5] == ("the keywords next to `oneOf` are moved into its branches for t, which needs a type on "
+                            "every schema")
+    same_instances(obj(v=v), out, [{"v": {"a": "x"}}, {"v": {"b": 1}}, {"v": {"a": "x", "b": 1}}, {"v": {"a": 1}},
+                                   {"v": {}}, {"v": 3}])
+    for kept in ({"oneOf": [STR, INT], "description": "d"}, {"type": "object", "anyOf": [STR, {"$ref": "#"}]}):
+        assert not any(x[1] in ("oneOf", "anyOf") for x in run(obj(v=kept), TYPED)[1])
+
+
+# -- draft-04 and draft-07 forms -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("v,expected", [
+    ({"minimum": 5, "exclusiveMinimum": True}, {"exclusiveMinimum": 5}),
+    ({"maximum": 5, "exclusiveMaximum": True}, {"exclusiveMaximum": 5}),
+    ({"minimum": 5, "exclusiveMinimum": False}, {"minimum": 5}),
+    ({"exclusiveMaximum": True}, {}),
+])
+def test_draft4_exclusive_bounds(v: dict[str, Any], expected: dict[str, Any]) -> None:
+    out, losses, _ = run(obj(v={"type": "number", **v}), {})
+    assert out == obj(v={"type": "number", **expected})
+    key = next(k for k in v if k.startswith("exclusive"))
+    flag = "true" if v[key] else "false"
+    assert losses == [(f"/p/properties/v/{key}", key, v[key], LOWERED, NEUTRAL,
+                       f"draft-04 `{key}: {flag}` rewritten in the 2020-12 form")]
+
+
+def test_draft7_tuple_items() -> None:
+    v = {"type": "array", "items": [STR, INT], "additionalItems": False}
+    out, losses, _ = run(obj(v=v), {})
+    assert out == obj(v={"type": "array", "prefixItems": [STR, INT], "items": False})
+    assert losses == [("/p/properties/v/items", "items", [STR, INT], LOWERED, NEUTRAL,
+                       "tuple `items: [...]` (draft-07) rewritten as `prefixItems`")]
+    same_instances({"type": "array", "prefixItems": [STR, INT], "items": False}, out["properties"]["v"],
+                   [["a", 1], ["a"], ["a", 1, 2], [1, "a"]])
+    out, losses, _ = run(obj(v={"type": "array", "items": STR, "additionalItems": False}), {})
+    assert (out, losses) == (obj(v={"type": "array", "items": STR}), [])  # meaningless without tuple items
+
+
+@pytest.mark.xfail(strict=True, reason="walker._distribute moves the constraints next to oneOf/anyOf only into the "
+                   "untyped branches and removes them from the node, so a typed branch loses them (a widening "
+                   "reported as NEUTRAL); found by the jsonschema oracle, not fixed here")
+def test_constraints_next_to_oneof_still_bind_typed_branches() -> None:
+    v = {"type": "object", "properties": {"a": STR}, "oneOf": [{"required": ["a"]}, {"type": "integer"}]}
+    same_instances(obj(v=v), run(obj(v=v), TYPED)[0], [{"v": 3}, {"v": {"a": "x"}}, {"v": {"a": 1}}])
