@@ -393,6 +393,11 @@ def test_closed_objects_close_open_maps(value: Any) -> None:
                        "t strict mode needs closed objects: extra keys (a map) can no longer be sent")]
     assert record == {}  # nothing added: the keyword was there
     assert not jsonschema.Draft202012Validator(out).is_valid({"k": "v"})
+    # Closed even where nothing says the node is an object.
+    out, losses, _ = run(obj(v={"additionalProperties": value}), {"closed_objects": True, "root_composition": True})
+    assert out["properties"]["v"] == {"additionalProperties": False}
+    assert ("/p/properties/v/additionalProperties", "additionalProperties", value, LOWERED, NARROWING,
+            "t strict mode needs closed objects: extra keys (a map) can no longer be sent") in losses
 
 
 def test_additional_properties_schemas_are_lowered_and_already_closed_objects_stay() -> None:
