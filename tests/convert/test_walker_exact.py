@@ -795,3 +795,79 @@ def test_draft7_tuple_items() -> None:
 def test_constraints_next_to_oneof_still_bind_typed_branches() -> None:
     v = {"type": "object", "properties": {"a": STR}, "oneOf": [{"required": ["a"]}, {"type": "integer"}]}
     same_instances(obj(v=v), run(obj(v=v), TYPED)[0], [{"v": 3}, {"v": {"a": "x"}}, {"v": {"a": 1}}])
+
+
+# -- budgets, the root's definitions, odd roots ------------------------------------------------------------
+
+def test_the_node_budget() -> None:
+    def wide(n: int) -> dict[str, Any]:
+        return {"type": "object", "properties": {f"p{i}": {} for i in range(n)}}
+    out, losses, _ = run(wide(99_999), {})  # the root and 99,999 properties: exactly the budget
+    assert losses == [] and len(out["properties"]) == 99_999
+    out, losses, _ = run(wide(100_000), {})
+    assert out == {} and losses == [("/p", "", None, REJECTED, UNSAT,
+                                     "schema has more than 100,000 nodes; toolcast does not convert it")]
+
+
+def test_the_depth_limit_inside_root_definitions() -> None:
+    def chain(levels: int) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "string"}
+        for _ in range(levels):
+            schema = {"items": schema}
+        return {"type": "object", "$defs": {"d": schema}}
+    assert run(chain(127), {})[1] == []  # the definition is one level down: 1 + 127 = 128
+    assert run(chain(128), {})[1][0][3:] == (REJECTED, UNSAT, "schema nested deeper than 128 levels; toolcast "
+                                                             "does not convert it")
+
+
+def test_root_definitions_of_either_name_anywhere_in_the_root() -> None:
+    schema = {"definitions": {"s": STR}, "type": "object", "properties": {"a": {"$ref": "#/definitions/s"}}}
+    assert run(schema, {}) == (schema, [], {})
+    out, losses, _ = run(schema, {"refs": "inline"})
+    assert out == obj(a=STR)
+    assert [x[:2] for x in losses] == [("/p/definitions", "definitions"), ("/p/properties/a/$ref", "$ref")]
+    both = {"$defs": {"x": INT}, "type": "object", "definitions": {"s": STR}}
+    assert run(both, {})[0] == both
+    # A `$defs` that is not a map holds no definitions (and is not sent); `definitions` after it still counts.
+    assert run({"$defs": 5, "type": "object", "definitions": {"s": STR}}, {})[0] == {
+        "type": "object", "definitions": {"s": STR}}
+
+
+@pytest.mark.parametrize("mode", [{"type_case": True}, {"closed_objects": True}])
+def test_a_boolean_root_where_the_target_needs_objects(mode: dict[str, Any]) -> None:
+    assert lower(True, "/p", "t", mode)[:2] == ({}, [])
+    out, losses, _ = lower(False, "/p", "t", mode)
+    assert out == {} and [(x.pointer, x.keyword, x.action) for x in losses] == [("/p", "false", REJECTED)]
+    assert lower([1], "/p", "t", mode)[0] == [1]
+
+
+def test_allof_of_a_kept_ref_with_siblings_is_resolved_where_refs_take_no_siblings() -> None:
+    schema = {"type": "object", "properties": {"v": {"allOf": [{"$ref": "#/$defs/s"}], "description": "d"}},
+              "$defs": {"s": STR}}
+    out, losses, _ = run(schema, {"allOf": "merge", "ref_siblings": False})
+    assert out == {"type": "object", "properties": {"v": {"type": "string", "description": "d"}}, "$defs": {"s": STR}}
+    assert [x[:4] for x in losses] == [("/p/properties/v/$ref", "$ref", "#/$defs/s", LOWERED),
+                                       ("/p/properties/v/allOf", "allOf", [{"$ref": "#/$defs/s"}], LOWERED)]
+
+
+def test_a_folded_enum_types_a_node_only_when_it_has_no_type_or_anyof() -> None:
+    mode = {"enum": "string", "type_case": True}
+    out, _, _ = run(obj(v={"type": "number", "enum": [1, 2]}, w={"anyOf": [INT], "enum": [1]}), mode)
+    assert out == obj(v={"type": "number", "description": '(constraints: {"enum": [1, 2]})'},
+                      w={"anyOf": [INT], "description": '(constraints: {"enum": [1]})'})
+
+
+def test_values_of_numbers_and_malformed_enums_when_inferring_types() -> None:
+    out, _, _ = run(obj(v={"enum": [1.5, "a"]}), TYPED)
+    assert out == obj(v={"enum": [1.5, "a"], "type": ["string", "number"]})
+    out, losses, _ = run(obj(v={"enum": "x"}), TYPED)  # not a list: no values to go by
+    assert "anyOf" in out["properties"]["v"] and losses[0][4] == NARROWING
+
+
+def test_strict_nullable_keeps_refs_whole() -> None:
+    schema = {"type": "object", "properties": {"j": {"$ref": "#/$defs/s", "type": "string"},
+                                               "k": {"$ref": "#/$defs/s", "type": ["string"]}},
+              "$defs": {"s": STR}}
+    out, _, _ = run(schema, {"all_required": True})
+    assert out["properties"] == {"j": {"anyOf": [{"$ref": "#/$defs/s", "type": "string"}, NULL]},
+                                 "k": {"anyOf": [{"$ref": "#/$defs/s", "type": ["string"]}, NULL]}}
