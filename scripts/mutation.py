@@ -6,6 +6,7 @@ module the tests catch.
     scripts/mutation.py line_index arguments # some of them (a name, or a path under the repository)
     scripts/mutation.py --budget 600 parser  # stop each module after 600 s; unchecked mutants are counted apart
     scripts/mutation.py --rerun parser       # again, in the kept staging folder, only the mutants not yet killed
+    scripts/mutation.py --rerun --status survived walker   # only the survivors (then: --status "not checked")
 
 Each module runs in its own staging folder (.mutation/<name>/, git-ignored) laid out as the installed
 package (``src/toolcast/adapters``, ``src/toolcast/server``, ``src/toolcast/schemas``) so that mutmut's ``mutants/``
@@ -108,14 +109,16 @@ def _refresh_tests(stage: Path) -> None:
         shutil.copytree(ROOT / "tests", dest, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
 
 
-def run_module(name: str, budget: float, children: int, rerun: bool = False) -> tuple[int, int, list[str], int]:
+def run_module(name: str, budget: float, children: int, rerun: bool = False,
+               statuses: frozenset[str] | None = None) -> tuple[int, int, list[str], int]:
     source, tests = CORE[name]
     stage = ROOT / ".mutation" / name
     env = {**os.environ, "PYTHONPATH": str(stage / "mutants" / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
     names: list[str] = []
     if rerun and (stage / "mutants").is_dir():
         _refresh_tests(stage)
-        names = sorted(k for k, v in _results(stage, env).items() if v not in KILLED)
+        names = sorted(k for k, v in _results(stage, env).items()
+                       if v not in KILLED and (statuses is None or v in statuses))
         print(f"{name}: re-running the {len(names)} mutants not killed in .mutation/{name}", flush=True)
     else:
         if rerun:
@@ -164,6 +167,9 @@ def main() -> int:
     parser.add_argument("--rerun", action="store_true",
                         help="reuse each module's staging folder: re-check only its mutants not killed, with the "
                              "current tests (for added tests; changed sources need a full run)")
+    parser.add_argument("--status", action="append", metavar="STATUS",
+                        help="with --rerun: only the mutants of this mutmut status (survived, 'not checked'...; "
+                             "repeatable; default every status but killed), e.g. the survivors first")
     args = parser.parse_args()
     names = []
     for item in args.modules or list(CORE):
@@ -186,7 +192,8 @@ def main() -> int:
         print(f"modules changed since {args.changed_since}: {', '.join(names) or 'none'}", flush=True)
     total_killed = total = total_unchecked = 0
     for name in names:
-        killed, count, _, unchecked = run_module(name, args.budget, args.children, args.rerun)
+        killed, count, _, unchecked = run_module(name, args.budget, args.children, args.rerun,
+                                                 frozenset(args.status) if args.status else None)
         total_killed, total, total_unchecked = total_killed + killed, total + count, total_unchecked + unchecked
     pct = 100.0 * total_killed / total if total else 0.0
     print(f"mutation score: {total_killed}/{total} killed ({pct:.1f}%)"

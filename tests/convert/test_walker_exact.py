@@ -13,6 +13,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from toolcast.adapters.convert import walker
 from toolcast.adapters.convert.walker import lower
 from toolcast.adapters.losses import Action, Effect
 
@@ -799,14 +800,29 @@ def test_constraints_next_to_oneof_still_bind_typed_branches() -> None:
 
 # -- budgets, the root's definitions, odd roots ------------------------------------------------------------
 
+def _wide(n: int) -> dict[str, Any]:
+    return {"type": "object", "properties": {f"p{i}": {} for i in range(n)}}
+
+
+@pytest.mark.slow
 def test_the_node_budget() -> None:
-    def wide(n: int) -> dict[str, Any]:
-        return {"type": "object", "properties": {f"p{i}": {} for i in range(n)}}
-    out, losses, _ = run(wide(99_999), {})  # the root and 99,999 properties: exactly the budget
+    out, losses, _ = run(_wide(99_999), {})  # the root and 99,999 properties: exactly the budget
     assert losses == [] and len(out["properties"]) == 99_999
-    out, losses, _ = run(wide(100_000), {})
+    out, losses, _ = run(_wide(100_000), {})
     assert out == {} and losses == [("/p", "", None, REJECTED, UNSAT,
                                      "schema has more than 100,000 nodes; toolcast does not convert it")]
+
+
+def test_the_node_budget_counts_every_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same limit made small (the slow test above uses the real one): every node counts once.
+    monkeypatch.setattr(walker, "MAX_NODES", 50)
+    out, losses, _ = run(_wide(49), {})
+    assert losses == [] and len(out["properties"]) == 49
+    out, losses, _ = run(_wide(50), {})
+    assert out == {} and losses == [("/p", "", None, REJECTED, UNSAT,
+                                     "schema has more than 50 nodes; toolcast does not convert it")]
+    assert run({"type": "object", "properties": {"a": {"items": {"items": {}}}}, "$defs": {
+        f"d{i}": {} for i in range(46)}}, {})[1] == []  # 1 + 3 + 46 = 50
 
 
 def test_the_depth_limit_inside_root_definitions() -> None:
