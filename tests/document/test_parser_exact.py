@@ -76,6 +76,8 @@ def test_line_comments_end_at_the_first_line_break_of_either_kind() -> None:
     assert root("//x\r7", jsonc=True) == ("number", 4, 5, 7)  # no \n at all
     assert root("//x\n7", jsonc=True) == ("number", 4, 5, 7)  # no \r at all
     assert root("[//]\n1]", jsonc=True) == ("array", 0, 7, [("number", 5, 6, 1)])
+    # the first \r, not the last one
+    assert root("[//x\r1,\r2]", jsonc=True) == ("array", 0, 10, [("number", 5, 6, 1), ("number", 8, 9, 2)])
 
 
 def test_comments_are_reported_outside_jsonc_with_their_whole_range() -> None:
@@ -222,6 +224,9 @@ def test_object_offsets_with_white_space_everywhere() -> None:
 @pytest.mark.parametrize("text,members,errors", [
     ('{"a" 1}', [("a", 1, 4, None, ("number", 5, 6, 1))], [("ColonExpected", 4, 4)]),
     ('{"a" "v"}', [("a", 1, 4, None, ("string", 5, 8, "v"))], [("ColonExpected", 4, 4)]),
+    # a line break after the value does not matter: only one between the key and the value
+    ('{"a" 1\r\n}', [("a", 1, 4, None, ("number", 5, 6, 1))], [("ColonExpected", 4, 4)]),
+    ('{"a" 1\r}', [("a", 1, 4, None, ("number", 5, 6, 1))], [("ColonExpected", 4, 4)]),
     # a value on the next line is not taken: it is where the next key should be
     ('{"a"\n1}', [("a", 1, 4, None, None)],
      [("ColonExpected", 4, 4), ("CommaExpected", 4, 4), ("PropertyNameExpected", 5, 6)]),
