@@ -71,14 +71,10 @@ def _stage(name: str, source: str, tests: list[str]) -> Path:
     pkg = stage / "src" / "toolcast"  # src/: mutmut puts mutants/src first on sys.path and removes src
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("", encoding="utf-8")
-    # mutmut's trampolines add stack frames to every call: the parser's 200 levels of (intended) recursion
-    # then overflow Python's default limit of 1000 frames. A pytest plugin raises it for the mutation runs.
-    (stage / "src" / "toolcast_mutation_limits.py").write_text(
-        '"""Loaded by scripts/mutation.py\'s pytest runs (-p): room for the frames of mutmut\'s trampolines."""\n'
-        "import sys\n\nsys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))\n", encoding="utf-8")
     for part in ("adapters", "server", "schemas"):
         shutil.copytree(ROOT / part, pkg / part, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "tests", stage / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    _raise_recursion_limit(stage / "tests")
     shutil.copytree(ROOT / "examples", stage / "examples")  # tests read the repository's examples
     # PYTHONPATH names mutants/src: it must exist when Python starts, or the import system caches it as
     # missing and the editable install's original code is imported instead of the mutants.
@@ -92,8 +88,7 @@ def _stage(name: str, source: str, tests: list[str]) -> Path:
         'source_paths = ["src"]\n'
         f'only_mutate = ["src/toolcast/{source}"]\n'
         f"pytest_add_cli_args_test_selection = [{selection}]\n"
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "toolcast_mutation_limits", "-m", "not slow", "-x", '
-        '"-q"]\n'
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow", "-x", "-q"]\n'
         'also_copy = ["examples"]\n'
         "use_git_change_detection = false\n", encoding="utf-8")
     return stage
@@ -110,10 +105,25 @@ def _results(stage: Path, env: dict[str, str]) -> dict[str, str]:
     return found
 
 
+#: Appended to the staged copy of tests/conftest.py only. mutmut's trampolines add stack frames to every call
+#: of the mutated module, so code that recurses as designed (the parser's 200 levels, the walker's 128) hits
+#: Python's default limit of 1000 frames under mutmut although it does not in use.
+_RECURSION = ("\n\n# scripts/mutation.py (staging only): room for the frames of mutmut's trampolines\n"
+              "sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))\n")
+
+
+def _raise_recursion_limit(tests: Path) -> None:
+    conftest = tests / "conftest.py"
+    text = conftest.read_text(encoding="utf-8")
+    if _RECURSION not in text:
+        conftest.write_text(text + _RECURSION, encoding="utf-8")
+
+
 def _refresh_tests(stage: Path) -> None:
     """The current tests, in the staging folder and in mutmut's copy of it (what the workers run)."""
     for dest in (stage / "tests", stage / "mutants" / "tests"):
         shutil.copytree(ROOT / "tests", dest, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+        _raise_recursion_limit(dest)
 
 
 def run_module(name: str, budget: float, children: int, rerun: bool = False,
