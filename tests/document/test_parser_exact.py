@@ -316,6 +316,7 @@ def test_duplicates_name_the_previous_occurrence_and_only_keys_with_a_value_coun
     ("[x, 2]", [("number", 4, 5, 2)], [("InvalidSymbol", 1, 2)]),
     ("[:, 2]", [("number", 4, 5, 2)], [("ValueExpected", 1, 2)]),
     ('[: "]" 3, 4]', [("number", 10, 11, 4)], [("ValueExpected", 1, 2)]),  # recovery skips the string
+    ("[:X Y, 4]", [("number", 7, 8, 4)], [("ValueExpected", 1, 2)]),  # and everything else up to the `,`
     ("[1 :]", [("number", 1, 2, 1)], [("CommaExpected", 2, 2), ("ValueExpected", 3, 4)]),
     ("[: }", [], [("ValueExpected", 1, 2), ("CloseBracketExpected", 3, 4)]),
 ])
