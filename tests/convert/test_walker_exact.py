@@ -887,3 +887,91 @@ def test_strict_nullable_keeps_refs_whole() -> None:
     out, _, _ = run(schema, {"all_required": True})
     assert out["properties"] == {"j": {"anyOf": [{"$ref": "#/$defs/s", "type": "string"}, NULL]},
                                  "k": {"anyOf": [{"$ref": "#/$defs/s", "type": ["string"]}, NULL]}}
+
+
+# -- more edges: the survivors of the first mutation run ----------------------------------------------------
+
+def test_recursion_beyond_the_interpreter_limit_is_a_rejection_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    monkeypatch.setattr(walker, "MAX_DEPTH", 10 ** 9)  # the depth limit off: the defence behind it answers
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(2 * sys.getrecursionlimit()):
+        schema = {"not": schema}
+    out, losses, _ = run({"type": "object", **schema}, {})
+    assert out == {} and losses == [("/p", "", None, REJECTED, UNSAT, "schema too deeply nested")]
+
+
+def test_the_one_branchs_annotations_give_way_to_the_nodes_own() -> None:
+    branch = {"type": "string", "description": "branch", "title": "B", "default": "b"}
+    out, losses, _ = run(obj(v={"anyOf": [branch, NULL], "description": "node", "title": "N", "default": "n"}), ALONE)
+    assert out == obj(v={"type": "string", "description": "node", "title": "N", "default": "n", "nullable": True})
+    assert [x[3] for x in losses] == [LOWERED]
+
+
+def test_required_names_are_declared_in_a_properties_map_that_is_not_there_yet() -> None:
+    out, losses, _ = run(obj(v={"type": "object", "required": ["a", "b"]}), CLOSED)
+    assert out["properties"]["v"] == {"type": "object", "required": ["a", "b"], "properties": {"a": {}, "b": {}},
+                                      "additionalProperties": False}
+    assert ("/p/properties/v/required", "required", ["a", "b"], LOWERED, NEUTRAL,
+            "required `a`, `b` not among `properties`: declared there for t") in losses
+
+
+def test_distributing_skips_definitions_and_goes_on_to_oneof() -> None:
+    v = {"type": "object", "properties": {"a": STR}, "$defs": {"x": STR}, "definitions": {"y": STR},
+         "anyOf": [{"type": "object"}], "oneOf": [{"required": ["a"]}]}
+    out, losses, _ = run(obj(v=v), TYPED)
+    siblings = {"type": "object", "properties": {"a": STR}, "anyOf": [{"type": "object"}]}
+    assert out == obj(v={"oneOf": [{**siblings, "required": ["a"]}]})
+    assert [x[:3] for x in losses] == [("/p/properties/v/oneOf", "oneOf", [{"required": ["a"]}]),
+                                       ("/p/properties/v/oneOf/0/allOf", "allOf", [siblings, {"required": ["a"]}])]
+
+
+@pytest.mark.parametrize("v,kind", [({"properties": {"x": STR}}, "object"), ({"required": []}, "object"),
+                                    ({"prefixItems": [STR]}, "array"), ({"minItems": 1}, "array")])
+def test_more_keywords_that_say_the_type(v: dict[str, Any], kind: str) -> None:
+    out, _, _ = run(obj(v=v), TYPED)
+    assert out["properties"]["v"]["type"] == kind
+
+
+def test_types_from_folded_constants_and_from_objects_and_arrays_among_the_values() -> None:
+    out, losses, _ = run(obj(v={"const": 5}), TYPED | {"const": "enum", "enum": "string"})
+    assert out == obj(v={"description": '(constraints: {"const": 5})', "type": "integer"})
+    assert losses[-1][:5] == ("/p/properties/v/type", "type", None, LOWERED, NEUTRAL)
+    out, _, _ = run(obj(v={"enum": [[1], {"a": 1}]}), TYPED)
+    assert out == obj(v={"enum": [[1], {"a": 1}], "type": ["object", "array"]})
+    out, _, _ = run(obj(v={"enum": [1, 2]}), {"enum": "string", "type_case": True})
+    assert out == obj(v={"description": '(constraints: {"enum": [1, 2]})', "type": "integer"})
+
+
+def test_json_text_with_an_empty_description() -> None:
+    out, _, _ = run(obj(m={"type": "object", "description": ""}), {"object_properties_nonempty": True})
+    assert out == obj(m={"type": "string", "description": "A JSON object, as text"})
+
+
+def test_allof_merges_only_properties_and_required_member_by_member() -> None:
+    for branches, key in (([{"type": "array", "items": STR}, {"items": {"minLength": 1}}], "items"),
+                          ([{"enum": [1, 2]}, {"enum": [2, 3]}], "enum")):
+        out, losses, _ = run(obj(v={"allOf": branches}), MERGE)
+        assert [x[:4] for x in losses] == [(f"/p/properties/v/allOf/1/{key}", "allOf", branches, REJECTED)]
+        assert out == obj(v=branches[0])
+    out, losses, _ = run(obj(v={"allOf": [{"properties": 5}, {"properties": {"a": STR}}]}), MERGE)
+    assert [x[3] for x in losses] == [REJECTED]  # not a map: compared as a whole, never a crash
+
+
+def test_strict_nullable_of_a_node_with_only_annotations() -> None:
+    out, _, _ = run({"type": "object", "properties": {"a": {"description": "x"}}}, {"all_required": True})
+    assert out["properties"]["a"] == {"anyOf": [{"description": "x"}, NULL]}
+
+
+def test_type_lists_split_with_a_type_that_has_no_keywords_of_its_own() -> None:
+    out, _, _ = run(obj(v={"type": ["string", "boolean"], "minLength": 1}), ALONE)
+    assert out == obj(v={"anyOf": [{"type": "string", "minLength": 1}, {"type": "boolean"}]})
+
+
+def test_generic_item_types_with_a_comma_are_not_guessed() -> None:
+    out, _, _ = run(obj(v={"type": "list[dict[str, int]]"}), {})
+    assert out == obj(v={"type": "array"})
+
+
+def test_allof_counts_as_a_type_for_modes_that_need_one() -> None:
+    assert run(obj(v={"allOf": [STR]}), TYPED) == (obj(v={"allOf": [STR]}), [], {})
