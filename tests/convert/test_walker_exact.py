@@ -975,3 +975,10 @@ def test_generic_item_types_with_a_comma_are_not_guessed() -> None:
 
 def test_allof_counts_as_a_type_for_modes_that_need_one() -> None:
     assert run(obj(v={"allOf": [STR]}), TYPED) == (obj(v={"allOf": [STR]}), [], {})
+
+
+def test_a_bare_type_list_split_leaves_nothing_next_to_anyof() -> None:
+    out, losses, _ = run(obj(v={"type": ["string", "integer"]}), ALONE)
+    assert out == obj(v={"anyOf": [STR, INT]})
+    assert losses == [("/p/properties/v/type", "type", ["string", "integer"], LOWERED, NEUTRAL,
+                       "type list becomes `anyOf` for t")]
