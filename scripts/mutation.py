@@ -89,6 +89,9 @@ def _stage(name: str, source: str, tests: list[str]) -> Path:
         f'only_mutate = ["src/toolcast/{source}"]\n'
         f"pytest_add_cli_args_test_selection = [{selection}]\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-m", "not slow", "-x", "-q"]\n'
+        # A mutant that loops forever is stopped after (its tests' time + 1 s) x multiplier x 2 of CPU time;
+        # with mutmut's default multiplier of 15 one such parser mutant can take minutes of a module's budget.
+        "timeout_multiplier = 3.0\n"
         'also_copy = ["examples"]\n'
         "use_git_change_detection = false\n", encoding="utf-8")
     return stage
