@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_server(args: argparse.Namespace) -> int:
     """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
-    from toolcast.adapters.checks import check_document
+    from toolcast.adapters.checks import Analyzer
     from toolcast.adapters.checks.engine import config_findings
     from toolcast.adapters.checks.formats import Located
 
@@ -143,7 +143,7 @@ def run_server(args: argparse.Namespace) -> int:
         return 2
     located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
                                                                               strict=True)]
-    report = check_document(live.text, config=cfg)
+    report = Analyzer().check_document(live.text, config=cfg)  # this run's analyzer: one document
     for item in _locate(f"mcp:{live.server}", live.text, list(report.findings), args.format):
         where, _inner = tool_location(live.server, item.finding.pointer, live.tools)
         located.append(replace(item, where=where, line_text=""))
@@ -196,13 +196,14 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
 
 
 def run_files(args: argparse.Namespace) -> int:
-    from toolcast.adapters.checks import CheckConfig, check_document, check_names_across
+    from toolcast.adapters.checks import Analyzer, CheckConfig
     from toolcast.adapters.checks.engine import config_findings
     from toolcast.adapters.checks.files import is_tool_file_name, walk_files
     from toolcast.adapters.checks.findings import Finding
     from toolcast.adapters.checks.formats import Located
 
     status = 0
+    analyzer = Analyzer()  # every cache of this run's checks
     configs: dict[Path, tuple[CheckConfig, list[Any]]] = {}
     config_problems: dict[str, list[Any]] = {}
 
@@ -257,7 +258,7 @@ def run_files(args: argparse.Namespace) -> int:
                 status = 2
             continue
         cfg = config_for(path)
-        report = check_document(text, path=str(path), config=cfg)
+        report = analyzer.check_document(text, path=str(path), config=cfg)
         if not explicit and not _content_is_tools(report):
             skipped += 1
             continue
@@ -266,7 +267,7 @@ def run_files(args: argparse.Namespace) -> int:
     progress.close()
 
     first_cfg = configs[next(iter(configs))][0] if configs else CheckConfig()
-    across = check_names_across(reports, first_cfg) if len(reports) > 1 else {}
+    across = analyzer.check_names_across(reports, first_cfg) if len(reports) > 1 else {}
 
     located: list[Located] = []
     for source, problems in config_problems.items():

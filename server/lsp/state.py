@@ -14,10 +14,10 @@ from typing import Any
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 from toolcast.adapters.checks import (
+    Analyzer,
     CheckConfig,
     DocumentReport,
     Finding,
-    check_document,
     check_names_across,
     config_from_mapping,
     load_config,
@@ -84,6 +84,9 @@ class ToolcastServer(LanguageServer):
         # the first diagnostics already use them: a client's `targets` must never apply "sometimes".
         self.settings_ready = asyncio.Event()
         self.exit_code = 0  # of the process, once the message loop ends (see ToolcastProtocol)
+        # Every cache of the analysis, for this session: checks, and every parse that may reuse the
+        # document the last check parsed (hover, completion, symbols, actions).
+        self.analyzer = Analyzer()
 
     def _start_io_async(self, stdin: Any = None, stdout: Any = None) -> None:
         """toolcast's own message loop (``protocol.run_io``): framing that never wedges."""
@@ -192,7 +195,8 @@ class ToolcastServer(LanguageServer):
             return doc.report
         config = self.config_for(doc)
         budget = EDIT_BUDGET if doc.settled else FIRST_BUDGET
-        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget)
+        report = self.analyzer.check_document(doc.text, path=str(doc.path) if doc.path else None, config=config,
+                                              budget=budget)
         if not report.is_tool_file and not self.is_candidate(doc, config):
             report = DocumentReport((), (), False)
         doc.report, doc.report_version = report, doc.version
