@@ -99,3 +99,25 @@ def test_random_edits_warm_equals_cold(changes: list[tuple[int, int, str]]) -> N
         text = text[:at] + inserted + text[at + removed:]
         warm = check_document(text, config=CONFIG, analyzer=analyzer).findings  # each intermediate state
     assert warm == cold_findings(text, CONFIG)
+
+
+def test_a_server_session_checks_with_its_own_analyzer(runs: list[int]) -> None:
+    """The language server's reports share one analyzer per session (an edit re-checks one tool), and
+    two sessions share nothing."""
+    from toolcast.server.lsp.documents import Document
+    from toolcast.server.lsp.state import ToolcastServer
+
+    server, other = ToolcastServer(), ToolcastServer()
+    assert server.analyzer is not other.analyzer
+    doc = Document("untitled:tools.tool.json", TEXT, 1)
+    server.report(doc)
+    assert len(runs) == len(TOOLS)
+    edited, rechecked = EDITS[0]
+    doc.set_text(edited, 2)
+    runs.clear()
+    report = server.report(doc)
+    assert report is not None and len(runs) == rechecked
+    assert report.findings == cold_findings(edited, server.config_for(doc))
+    runs.clear()
+    other.report(Document("untitled:tools.tool.json", edited, 1))  # another session: cold
+    assert len(runs) == len(TOOLS)
