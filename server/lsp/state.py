@@ -192,7 +192,8 @@ class ToolcastServer(LanguageServer):
             return doc.report
         config = self.config_for(doc)
         budget = EDIT_BUDGET if doc.settled else FIRST_BUDGET
-        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget)
+        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget,
+                                parsed=doc.parsed)
         if not report.is_tool_file and not self.is_candidate(doc, config):
             report = DocumentReport((), (), False)
         doc.report, doc.report_version = report, doc.version
@@ -201,7 +202,7 @@ class ToolcastServer(LanguageServer):
                 self.completing[doc.uri] = asyncio.ensure_future(self._complete(doc))
         elif not doc.settled:
             doc.settled = True
-            if len(doc.text) > SETTLE_SIZE:
+            if doc.index.length > SETTLE_SIZE:
                 # A large document's first analysis leaves millions of long-lived objects (tree,
                 # values, findings). Freezing them keeps the cycle collector from walking them all
                 # on later keystrokes (a pause of 100 ms and more); reference counting still frees
