@@ -76,6 +76,8 @@ class ToolcastServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}  # publishes waiting to run
         self.completing: dict[str, asyncio.Future[None]] = {}  # background completion of checks
         self.watchdog: asyncio.Future[None] | None = None
+        self.indexing: asyncio.Future[None] | None = None  # a re-index of the workspace under way
+        self.index_runs = 0
         self.roots: list[Path] = []
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
         self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
@@ -181,8 +183,13 @@ class ToolcastServer(LanguageServer):
         path = doc.path
         if path is None:
             return is_tool_file_name(PurePosixPath(doc.uri.rsplit("/", 1)[-1]), None, config.globs)
+        return self.is_tool_path(path, config)
+
+    def is_tool_path(self, path: Path, config: CheckConfig | None = None) -> bool:
+        """Whether a file on disk is a tool file by name (``adapters/checks/files.py``), relative to the
+        innermost workspace folder holding it, with its folder's configuration (``globs``)."""
         root = max((r for r in self.roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None)
-        return is_tool_file_name(path, root, config.globs)
+        return is_tool_file_name(path, root, (config or self.config_in(path.parent)).globs)
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version). A large
