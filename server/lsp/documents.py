@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-from toolcast.adapters.checks import DocumentReport
 from toolcast.adapters.document import Encoding, LineIndex
+
+if TYPE_CHECKING:
+    from toolcast.adapters.checks import DocumentReport
 
 from .diagnostics import FragmentCache
 
