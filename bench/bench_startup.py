@@ -11,8 +11,8 @@ process start → the ``initialize`` response, as an editor sees it, with the sh
   cost before any toolcast code runs);
 - ``python -c pass``: the interpreter alone (spawn → exit, no LSP).
 
-Also prints which toolcast modules the server has imported when it answers ``initialize`` (from
-``python -X importtime``), to keep the lazy-import boundary honest.
+Also prints which toolcast modules the server has loaded when it answers ``initialize``, to keep the
+lazy-import boundary honest (``tests/server/test_startup.py`` guards it).
 """
 
 from __future__ import annotations
@@ -51,17 +51,13 @@ def spawn_ms(cmd: list[str]) -> float:
 
 
 def toolcast_modules_at_initialize(python: str) -> list[str]:
-    """The toolcast modules imported by the time the server can answer: everything ``serve`` imports
-    before it reads its first message (an ``exit`` notification, so it stops right after)."""
-    body = b'{"jsonrpc":"2.0","method":"exit"}'
-    done = subprocess.run([python, "-X", "importtime", "-m", "toolcast.server"],
-                          input=b"Content-Length: %d\r\n\r\n%s" % (len(body), body), capture_output=True, timeout=60)
-    stderr = done.stderr.decode("utf-8", "replace")
-    mods = []
-    for line in stderr.splitlines():
-        if line.startswith("import time:") and "toolcast" in line:
-            mods.append(line.rsplit("|", 1)[1].strip())
-    return sorted(set(mods))
+    """The toolcast modules loaded by the time the server can answer: what ``toolcast serve`` imports
+    before it starts reading messages."""
+    code = ("import sys\nfrom toolcast.server.cli import build_parser\nbuild_parser('serve')\n"
+            "import toolcast.server.cli.serve_cmd, toolcast.server.lsp.app, toolcast.server.lsp.memory\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('toolcast'))))")
+    done = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    return done.stdout.split()
 
 
 def main() -> int:
@@ -69,13 +65,15 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--lspbench", type=Path, default=SHARED_BENCH / "lspbench.py")
     ap.add_argument("--toolcast-cmd", default=f"{Path(sys.executable).parent / 'toolcast'} serve")
+    ap.add_argument("--compare-cmd", default=None,
+                    help="another server command measured in the same runs (e.g. an older build's `toolcast serve`)")
     ap.add_argument("--timeout", type=float, default=60)
     args = ap.parse_args()
     lspbench = load_lspbench(args.lspbench)
-    servers = {
-        "toolcast serve": args.toolcast_cmd.split(),
-        "floor: bare pygls server": [sys.executable, "-c", FLOOR],
-    }
+    servers = {"toolcast serve": args.toolcast_cmd.split()}
+    if args.compare_cmd:
+        servers[f"compare: {args.compare_cmd}"] = args.compare_cmd.split()
+    servers["floor: bare pygls server"] = [sys.executable, "-c", FLOOR]
     times: dict[str, list[float]] = {name: [] for name in servers}
     times["python -c pass (spawn → exit)"] = []
     with tempfile.TemporaryDirectory() as root:
@@ -91,7 +89,7 @@ def main() -> int:
         print(f"| {name} | {min(xs):,.0f} | **{statistics.median(xs):,.0f}** | {max(xs):,.0f} |")
     mods = toolcast_modules_at_initialize(sys.executable)
     print()
-    print(f"toolcast modules imported before the first message is read ({len(mods)}): {', '.join(mods)}")
+    print(f"toolcast modules loaded before the first message is read ({len(mods)}): {', '.join(mods)}")
     return 0
 
 

@@ -22,6 +22,11 @@ COMMAND_MODULES = (
     "messages_cmd",
     "snapshot_cmd",
 )
+#: Which module registers each subcommand: a command line naming one imports only that module.
+COMMANDS = {
+    "serve": "serve_cmd", "check": "check_cmd", "convert": "convert_cmd", "explain": "explain_cmd",
+    "providers": "providers_cmd", "request": "messages_cmd", "response": "messages_cmd", "snapshot": "snapshot_cmd",
+}
 
 
 class _VersionAction(argparse.Action):
@@ -44,8 +49,8 @@ class _VersionAction(argparse.Action):
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser. With ``only`` (a subcommand's name), just that subcommand's module is
-    imported and registered: `toolcast serve` does not pay for the converters and the message model that
+    """The command line's parser. With ``only`` (a subcommand's name), just the module registering that
+    subcommand is imported: `toolcast serve` does not pay for the converters and the message model that
     `convert` and `messages` import, and every command starts faster."""
     parser = argparse.ArgumentParser(
         prog="toolcast",
@@ -54,7 +59,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        if only is not None and name != f"{only}_cmd":
+        if only is not None and name != COMMANDS.get(only):
             continue
         try:
             module = importlib.import_module(f"{__name__}.{name}")
@@ -69,9 +74,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def _command_named(argv: Sequence[str]) -> str | None:
     """The subcommand ``argv`` starts with, when it is one of ours; None for anything else (options
     before it, a typo, no command: the full parser answers those)."""
-    if argv and f"{argv[0]}_cmd" in COMMAND_MODULES:
-        return argv[0]
-    return None
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def _safe_streams() -> None:
