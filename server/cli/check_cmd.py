@@ -20,9 +20,10 @@ from typing import Any
 _FORMATS = ("human", "json", "sarif", "github")
 _PROGRESS_MIN_FILES = 20
 #: With the default ``--jobs``, worker processes are used only when the candidate files add up to at
-#: least this many bytes (and there are at least two per worker). Measured (bench/bench_check.py
-#: --sweep): forking the workers and carrying reports back costs about 40 ms on two cores, while checking
-#: costs ~0.4-0.5 ms per KB of tool JSON; below ~256 KB the pool does not win that back reliably.
+#: least this many bytes (and there are at least two per worker) and at least two CPUs are idle.
+#: Measured (bench/bench_check.py --sweep, BENCHMARKS.md): starting two workers and carrying the
+#: reports back costs 100-300 ms on the two-core machine, checking 2.5-4 ms per KB of tool JSON, and
+#: two workers at best halve the checking: below a few hundred ms of checking they cannot win.
 PARALLEL_MIN_BYTES = 256 * 1024
 #: Files handed to a worker at a time: a few batches per worker keep both busy to the end.
 _BATCHES_PER_WORKER = 4
@@ -371,12 +372,23 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
+def _idle_cpus() -> int:
+    """CPUs not already busy (by the one-minute load average): on a machine whose cores are taken by
+    other work, worker processes only add their start-up (measured: no gain at a load of 4-5 on 2 cores)."""
+    cpus = _cpus()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return cpus
+    return max(1, min(cpus, round(cpus - load + 0.5)))
+
+
 def _workers(jobs: int | None, candidates: list[tuple[Path, bool]]) -> int:
     """How many worker processes: ``--jobs`` when given (0 and 1 mean none); by default one per CPU, but
     only when the files are many and large enough for the workers to pay for themselves."""
     if jobs is not None:
         return min(jobs, len(candidates)) if jobs > 1 and len(candidates) > 1 else 1
-    cpus = _cpus()
+    cpus = _idle_cpus()
     if cpus < 2 or len(candidates) < 2 * cpus:
         return 1
     total = 0
@@ -401,6 +413,16 @@ def _start_method() -> str:
     return "fork" if sys.platform == "linux" else "spawn"
 
 
+def _warm_up(candidates: list[tuple[Path, bool]], overrides: Overrides) -> None:
+    """Check one small tool before the workers fork, so that each starts with the checks, converters and
+    validators imported and set up (under 'spawn' the workers do this themselves)."""
+    from toolcast.adapters.checks.api import check_document
+
+    tool = ('{"name": "warm_up", "description": "Set-up before the workers start.", "parameters": '
+            '{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}')
+    check_document(tool, path="warm_up.tool.json", config=_configured(candidates[0][0].parent, overrides)[0])
+
+
 def _check_parallel(candidates: list[tuple[Path, bool]], overrides: Overrides, jobs: int,
                     progress: _Progress) -> list[Outcome]:
     """The files checked by ``jobs`` worker processes, in batches, results in the files' order. A batch
@@ -409,8 +431,7 @@ def _check_parallel(candidates: list[tuple[Path, bool]], overrides: Overrides, j
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    import toolcast.adapters.checks.engine  # noqa: F401  (before fork: every child starts with it imported)
-
+    _warm_up(candidates, overrides)
     size = max(1, -(-len(candidates) // (jobs * _BATCHES_PER_WORKER)))
     batches = [candidates[i:i + size] for i in range(0, len(candidates), size)]
     out: list[Outcome] = []

@@ -106,6 +106,7 @@ def test_jobs_must_be_a_count(tmp_path: Path) -> None:
 
 def test_default_uses_workers_only_for_large_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(check_cmd, "_cpus", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.1, 0.1, 0.1))
     small = [(tmp_path / f"{i}.tool.json", True) for i in range(10)]
     for path, _ in small:
         path.write_text("{}", encoding="utf-8")
@@ -118,7 +119,10 @@ def test_default_uses_workers_only_for_large_work(tmp_path: Path, monkeypatch: p
     assert check_cmd._workers(8, small[:3]) == 3  # never more workers than files
     assert check_cmd._workers(1, [*small, (big, True)]) == 1
     assert check_cmd._workers(0, [*small, (big, True)]) == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.8, 1.0, 1.0))  # the cores are busy with other work
+    assert check_cmd._workers(None, [*small, (big, True)]) == 1
     monkeypatch.setattr(check_cmd, "_cpus", lambda: 1)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert check_cmd._workers(None, [*small, (big, True)]) == 1
 
 
