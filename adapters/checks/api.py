@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .config import CheckConfig
 from .findings import Finding
+
+if TYPE_CHECKING:
+    from ..document import ParsedDocument
 
 
 @dataclass(frozen=True)
@@ -64,16 +68,18 @@ class DocumentReport:
 
 
 def check_document(
-    text: str, *, path: str | None = None, config: CheckConfig | None = None, budget: float | None = None
+    text: str, *, path: str | None = None, config: CheckConfig | None = None, budget: float | None = None,
+    parsed: ParsedDocument | None = None,
 ) -> DocumentReport:
     """Every finding in ``text`` (a JSON/JSONC tool file), sorted by position.
 
     With ``budget`` (seconds), tools not checked before it runs out are left for later and counted in
     ``pending``; checked tools are remembered, so calling again finishes the work (the language
-    server shows the first tools of a very large file at once and the rest as they are done)."""
+    server shows the first tools of a very large file at once and the rest as they are done).
+    ``parsed``: the parse of ``text`` when the caller holds it (the server's document store)."""
     from .engine import run_document
 
-    return run_document(text, path=path, config=config or CheckConfig(), budget=budget)
+    return run_document(text, path=path, config=config or CheckConfig(), budget=budget, parsed=parsed)
 
 
 def summarize_document(text: str, path: str | None = None) -> DocumentReport:

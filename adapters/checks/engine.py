@@ -115,7 +115,8 @@ def is_jsonc(path: str | None) -> bool:
     return path is not None and path.lower().endswith(".jsonc")
 
 
-def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None) -> DocumentReport:
+def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None,
+                 parsed: Any = None) -> DocumentReport:
     deadline = time.perf_counter() + budget if budget is not None else None
     pending = 0
     raws: list[Raw] = []
@@ -134,7 +135,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     from ..document import parse  # type: ignore[attr-defined,unused-ignore]
     from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
 
-    parsed = parse(text, jsonc=is_jsonc(path))
+    if parsed is None or parsed.text is not text or parsed.jsonc != is_jsonc(path):
+        parsed = parse(text, jsonc=is_jsonc(path))
     view = DocView(text, parsed)
     syntax: list[Finding] = []
     for err in getattr(parsed, "errors", ()):

@@ -65,6 +65,8 @@ class ToolcastServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}  # publishes waiting to run
         self.completing: dict[str, asyncio.Future[None]] = {}  # background completion of checks
         self.watchdog: asyncio.Future[None] | None = None
+        self.indexing: asyncio.Future[None] | None = None  # a re-index of the workspace under way
+        self.index_runs = 0
         self.roots: list[Path] = []
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
         self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
@@ -180,8 +182,15 @@ class ToolcastServer(LanguageServer):
         path = doc.path
         if path is None:
             return is_tool_file_name(PurePosixPath(doc.uri.rsplit("/", 1)[-1]), None, config.globs)
+        return self.is_tool_path(path, config)
+
+    def is_tool_path(self, path: Path, config: CheckConfig | None = None) -> bool:
+        """Whether a file on disk is a tool file by name (``adapters/checks/files.py``), relative to the
+        innermost workspace folder holding it, with its folder's configuration (``globs``)."""
+        from toolcast.adapters.checks.files import is_tool_file_name
+
         root = max((r for r in self.roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None)
-        return is_tool_file_name(path, root, config.globs)
+        return is_tool_file_name(path, root, (config or self.config_in(path.parent)).globs)
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version). A large
@@ -193,7 +202,8 @@ class ToolcastServer(LanguageServer):
 
         config = self.config_for(doc)
         budget = EDIT_BUDGET if doc.settled else FIRST_BUDGET
-        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget)
+        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget,
+                                parsed=doc.parsed)
         if not report.is_tool_file and not self.is_candidate(doc, config):
             report = DocumentReport((), (), False)
         doc.report, doc.report_version = report, doc.version
@@ -202,7 +212,7 @@ class ToolcastServer(LanguageServer):
                 self.completing[doc.uri] = asyncio.ensure_future(self._complete(doc))
         elif not doc.settled:
             doc.settled = True
-            if len(doc.text) > SETTLE_SIZE:
+            if doc.index.length > SETTLE_SIZE:
                 # A large document's first analysis leaves millions of long-lived objects (tree,
                 # values, findings). Freezing them keeps the cycle collector from walking them all
                 # on later keystrokes (a pause of 100 ms and more); reference counting still frees
