@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-from toolcast.adapters.checks import DocumentReport
-from toolcast.adapters.checks.engine import is_jsonc
-from toolcast.adapters.document import Encoding, LineIndex, ParsedDocument, parse
+from toolcast.adapters.document import Encoding, LineIndex
+
+if TYPE_CHECKING:  # the engine and the parser load with the first document, not to answer `initialize`
+    from toolcast.adapters.checks import DocumentReport
+    from toolcast.adapters.document import ParsedDocument
 
 from .diagnostics import FragmentCache
 
@@ -60,6 +62,8 @@ class Document:
     @property
     def jsonc(self) -> bool:
         """Comments and trailing commas allowed (a `.jsonc` file), as ``toolcast check`` reads it."""
+        from toolcast.adapters.checks.engine import is_jsonc
+
         path = self.path
         return is_jsonc(str(path) if path is not None else None)
 
@@ -67,6 +71,8 @@ class Document:
     def parsed(self) -> ParsedDocument:
         """The parse of the current version (re-parsed incrementally from the previous version's)."""
         if self._parsed is None or self._parsed_version != self.version or self._parsed.text is not self.text:
+            from toolcast.adapters.document.parsed import parse
+
             self._parsed = parse(self.text, jsonc=self.jsonc, previous=self._parsed)
             self._parsed_version = self.version
         return self._parsed

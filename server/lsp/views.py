@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from lsprotocol import types as t
-from toolcast.adapters.checks.losses import changes_meaning
 
 from . import mcp_config
 from .state import ToolcastServer
@@ -66,6 +65,8 @@ def document_symbol(ls: ToolcastServer, params: t.DocumentSymbolParams) -> list[
 
 
 def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
+    from toolcast.adapters.checks.losses import changes_meaning
+
     doc = ls.documents.get(params.text_document.uri)
     if doc is not None and mcp_config.is_config(doc.path):
         return mcp_config.code_lenses(ls, doc)
