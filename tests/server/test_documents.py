@@ -102,7 +102,9 @@ def test_handlers_take_the_stored_parse() -> None:
     re-parsing the text instead of taking the analysis."""
     import ast
 
-    lsp = Path(__file__).resolve().parents[2] / "server" / "lsp"
+    import toolcast.server.lsp
+
+    lsp = Path(toolcast.server.lsp.__file__).parent
     callers = set()
     for source in sorted(lsp.glob("*.py")):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
