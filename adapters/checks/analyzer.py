@@ -15,9 +15,10 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..document.parsed import DocumentMemory, ParsedDocument, parse, reparse
+from ..document.memory import DocumentMemory
 
 if TYPE_CHECKING:
+    from ..document.parsed import ParsedDocument
     from .api import DocumentReport
     from .config import CheckConfig
     from .engine import _Placed, _Seen
@@ -107,12 +108,13 @@ class Analyzer:
 
     # -- what the CLI and the server ask ------------------------------------------------------------
     def check_document(self, text: str, *, path: str | None = None, config: CheckConfig | None = None,
-                       budget: float | None = None) -> DocumentReport:
+                       budget: float | None = None, parsed: ParsedDocument | None = None) -> DocumentReport:
         """``checks.check_document`` with this analyzer's memory (see there)."""
         from .config import CheckConfig
         from .engine import run_document
 
-        return run_document(text, path=path, config=config or CheckConfig(), budget=budget, analyzer=self)
+        return run_document(text, path=path, config=config or CheckConfig(), budget=budget, parsed=parsed,
+                            analyzer=self)
 
     def summarize_document(self, text: str, path: str | None = None) -> DocumentReport:
         """``checks.summarize_document`` with this analyzer's memory."""
@@ -130,6 +132,8 @@ class Analyzer:
     def parse(self, text: str, *, jsonc: bool = False, previous: ParsedDocument | None = None) -> ParsedDocument:
         """``document.parse`` with this analyzer's document memory: the document the last check of
         ``text`` used, or an incremental re-parse of a remembered one."""
+        from ..document.parsed import parse
+
         return parse(text, jsonc=jsonc, previous=previous, memory=self.documents)
 
     def remember(self, doc: ParsedDocument) -> None:
@@ -138,6 +142,8 @@ class Analyzer:
     def reparse(self, previous: ParsedDocument, start: int, end: int, new_text: str, *,
                 text: str | None = None) -> ParsedDocument:
         """``document.reparse``, and the result remembered (the next check of its text starts from it)."""
+        from ..document.parsed import reparse
+
         doc = reparse(previous, start, end, new_text, text=text)
         self.documents.remember(doc)
         return doc

@@ -11,6 +11,7 @@ from .config import CheckConfig
 from .findings import Finding
 
 if TYPE_CHECKING:
+    from ..document import ParsedDocument
     from .analyzer import Analyzer
 
 
@@ -69,7 +70,7 @@ class DocumentReport:
 
 def check_document(
     text: str, *, path: str | None = None, config: CheckConfig | None = None, budget: float | None = None,
-    analyzer: Analyzer | None = None,
+    parsed: ParsedDocument | None = None, analyzer: Analyzer | None = None,
 ) -> DocumentReport:
     """Every finding in ``text`` (a JSON/JSONC tool file), sorted by position.
 
@@ -80,10 +81,11 @@ def check_document(
     With ``budget`` (seconds), tools not checked before it runs out are left for later and counted in
     ``pending``; checked tools are remembered in the analyzer, so calling again with the same analyzer
     finishes the work (the language server shows the first tools of a very large file at once and the
-    rest as they are done)."""
+    rest as they are done). ``parsed``: the parse of ``text`` when the caller holds it (the server's
+    document store)."""
     from .analyzer import Analyzer
 
-    return (analyzer or Analyzer()).check_document(text, path=path, config=config, budget=budget)
+    return (analyzer or Analyzer()).check_document(text, path=path, config=config, budget=budget, parsed=parsed)
 
 
 def summarize_document(text: str, path: str | None = None, *, analyzer: Analyzer | None = None) -> DocumentReport:

@@ -116,7 +116,7 @@ def is_jsonc(path: str | None) -> bool:
 
 
 def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None,
-                 analyzer: Analyzer) -> DocumentReport:
+                 parsed: Any = None, analyzer: Analyzer) -> DocumentReport:
     deadline = time.perf_counter() + budget if budget is not None else None
     pending = 0
     raws: list[Raw] = []
@@ -134,7 +134,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
 
     from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
 
-    parsed = analyzer.parse(text, jsonc=is_jsonc(path))
+    if parsed is None or parsed.text is not text or parsed.jsonc != is_jsonc(path):
+        parsed = analyzer.parse(text, jsonc=is_jsonc(path))
     view = DocView(text, parsed)
     syntax: list[Finding] = []
     for err in getattr(parsed, "errors", ()):

@@ -13,13 +13,13 @@ Values and nodes are shared between successive documents: treat them as read-onl
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
 from ..pointer import escape
+from .memory import DocumentMemory
 from .parser import _CLOSE, DuplicateKey, Node, Property, RawDuplicate, SyntaxIssue, parse_tree, parse_value_at
 
 Part = Literal["value", "key", "property"]
@@ -430,35 +430,6 @@ _UNKNOWN = object()
 
 #: Texts shorter than this are always parsed in full (it is faster than finding the edit).
 INCREMENTAL_MIN = 1 << 15
-
-
-class DocumentMemory:
-    """The last few parsed documents ``parse`` compares a new text with (an ``Analyzer`` owns one; the
-    language server's lives as long as its session). Safe to share between threads."""
-
-    def __init__(self, size: int = 3) -> None:
-        self.size = size
-        self._recent: list[ParsedDocument] = []
-        self._lock = threading.Lock()
-
-    def recent(self) -> list[ParsedDocument]:
-        """The remembered documents, most recent first."""
-        with self._lock:
-            return list(reversed(self._recent))
-
-    def remember(self, doc: ParsedDocument) -> None:
-        with self._lock:
-            if doc in self._recent:
-                self._recent.remove(doc)
-            self._recent.append(doc)
-            del self._recent[: -self.size]
-
-    def clear(self) -> None:
-        with self._lock:
-            self._recent.clear()
-
-    def __len__(self) -> int:
-        return len(self._recent)
 
 
 def parse(text: str, *, jsonc: bool = False, previous: ParsedDocument | None = None,

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as t
-from toolcast.adapters.checks import Analyzer
 from toolcast.adapters.checks.request_checks import is_request as is_request_value
 
 from .documents import Document, uri_to_path
@@ -31,15 +30,14 @@ def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:
     return None
 
 
-def render_export(doc: Document, target: str, tool_index: int | None,
-                  analyzer: Analyzer | None = None) -> tuple[str, str]:
+def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[str, str]:
     """(file name, text) of the export — exactly what ``toolcast convert`` prints for the same input."""
     from toolcast.adapters.convert import convert, convert_all
     from toolcast.adapters.loading import load_tools
     from toolcast.adapters.targets import export_file_name, source_stem
     from toolcast.server.cli.convert_cmd import render
 
-    value = (analyzer or Analyzer()).parse(doc.text).value
+    value = doc.parsed.value
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
     stem = source_stem(path.name)
     if is_request_value(value):  # a request file: the provider's request, as `toolcast request` prints it
@@ -102,7 +100,7 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
 
     from toolcast.adapters.messages import REQUEST_TARGETS
 
-    request = is_request_value(ls.analyzer.parse(doc.text).value)
+    request = is_request_value(doc.parsed.value)
     if report is None or not (report.tools or request):
         return actions
     offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
@@ -143,7 +141,7 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
                                             command=t.Command(title, "toolcast.export", arguments=args)))
                 continue
             try:
-                name, text = render_export(doc, target, index, ls.analyzer)
+                name, text = render_export(doc, target, index)
             except Exception as exc:  # a file that does not load: no export offered
                 log.info("export not offered: %s", exc)
                 continue
@@ -194,7 +192,7 @@ def resolve_code_action(ls: ToolcastServer, action: t.CodeAction) -> t.CodeActio
                           f"{doc.version}); ask for code actions again", CONTENT_MODIFIED)
     try:
         # `tool` may be absent: a null in `data` does not survive a Lua table (Neovim drops the key)
-        name, text = render_export(doc, data["target"], data.get("tool"), ls.analyzer)
+        name, text = render_export(doc, data["target"], data.get("tool"))
     except (ToolcastError, ValueError) as exc:  # a file that does not load
         return ErrorReply(f"codeAction/resolve: {exc}", -32603)
     dest = doc.path.parent / name
@@ -227,7 +225,7 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
         except (OSError, UnicodeDecodeError) as exc:
             return ErrorReply(f"toolcast.export: cannot read {path}: {exc}", -32603)
     try:
-        name, text = render_export(doc, target, tool_index, ls.analyzer)
+        name, text = render_export(doc, target, tool_index)
     except (ToolcastError, ValueError) as exc:  # a file that does not load
         return ErrorReply(f"toolcast.export: {exc}", -32603)
     if return_json:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.adapters.checks import Analyzer, CheckConfig, DocumentReport
+from toolcast.adapters.checks import CheckConfig, DocumentReport
 from toolcast.adapters.checks.losses import changes_meaning
+from toolcast.adapters.document import ParsedDocument
 from toolcast.adapters.providers import DISPLAY_NAMES
 
 
@@ -24,11 +25,10 @@ def keyword_fate(keyword: str, mode: dict[str, Any]) -> str:
     return special.get(keyword, "kept")
 
 
-def hover_text(text: str, offset: int, report: DocumentReport | None, config: CheckConfig,
-               analyzer: Analyzer | None = None) -> tuple[str, tuple[int, int]] | None:
+def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | None, config: CheckConfig
+               ) -> tuple[str, tuple[int, int]] | None:
     from toolcast.adapters.convert import load_profile
 
-    parsed = (analyzer or Analyzer()).parse(text)
     loc = parsed.location(offset)
     if not loc.pointer:
         return None
