@@ -1,8 +1,9 @@
 """``Analyzer``: everything the analysis remembers between two calls, in one object.
 
 The CLI makes one per run, the language server one per session (``ToolcastServer.analyzer``); both pass
-it to every check and every parse whose result may be reused. A call without one gets a fresh analyzer
-and is cold: nothing in ``adapters/`` is remembered at module level (``tests/test_module_state.py``).
+it to every check (``Analyzer.parse`` is for a parse a later check should find again). A call without
+one gets a fresh analyzer and is cold: nothing in ``adapters/`` is remembered at module level
+(``tests/test_module_state.py``). Who owns what: docs/design.md, "Who owns the caches".
 
 Each table is bounded, least recently used out first. Reused values (parsed documents, tool results,
 findings) are shared between the calls that reuse them: treat them as read-only. One analyzer may be
