@@ -228,7 +228,6 @@ class LineIndex:
         a, b = max(0, min(start, self._len)), max(0, min(end, self._len))
         if b < a:
             a, b = b, a
-        n = len(self._bstart)
         k0 = self._block_of(a)
         k1 = max(self._block_of(b), k0)
         lo = self._bstart[k0]
@@ -249,8 +248,8 @@ class LineIndex:
         new._bstart, new._bcount = self._bstart[:k0], self._bcount[:k0]
         _cut(mid, 0, len(mid), lo, new)
         added = len(new._bstart) - k0
-        if not new._bstart and k1 + 1 >= n:
-            new._add("", 0, 0, 0)  # everything deleted
+        if not new._bstart:  # everything deleted (`mid` is empty only when the edit reaches the end)
+            new._add("", 0, 0, 0)
             added = 1
         new._src.extend(self._src[k1 + 1 :])
         new._lo.extend(self._lo[k1 + 1 :])

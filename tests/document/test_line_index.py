@@ -168,3 +168,23 @@ def test_deleting_whole_blocks_never_leaves_cr_and_lf_in_two_blocks(small_blocks
     # The same with the CR at the end of the deleted range's left neighbour and an insertion.
     inserted = LineIndex("abc\rdefg\nxyz").edited(4, 9, "\n")
     assert inserted.starts == [0, 5] and inserted.text == "abc\r\nxyz"
+
+
+def test_edits_next_to_blocks_cut_from_other_strings(small_blocks: None) -> None:
+    """Blocks made by earlier edits are slices of other strings (at other offsets) than the blocks
+    around them; the CR LF check must read the block just before the edit, and only when there is one."""
+    # Block 1 "xxx\r" and block 2 "efgh" are slices of an edit's string; block 0 "abcd" of the original text.
+    # (`text` is asked for last: joining makes every block a slice of the joined string.)
+    index = LineIndex("abcdefgh").edited(4, 8, "xxx\r").edited(8, 8, "efgh")
+    joined = index.edited(8, 8, "\n")  # LF right after block 1's CR: one line break
+    assert joined.starts == LineIndex("abcdxxx\r\nefgh").starts == [0, 9] and joined.line_count == 2
+    assert index.text == "abcdxxx\refgh" and index.starts == [0, 8]
+    # An LF inserted at the very start has no block before it (no wrap-around to the last block, whose
+    # string holds a CR at the offset a wrap-around would read).
+    other = LineIndex("abcdefgh").edited(4, 4, "xxxxxxxx\r")
+    first = other.edited(0, 0, "\n")
+    assert first.text == "\nabcdxxxxxxxx\refgh" and first.starts == [0, 1, 14]
+
+
+def test_position_defaults_to_utf16() -> None:
+    assert LineIndex("😋ab").position(1) == (0, 2)  # two UTF-16 units (four UTF-8 bytes)
