@@ -2,9 +2,14 @@
 floor of ``json.loads`` of the same files in-process.
 
     .venv/bin/python bench/bench_check.py [--files 1000] [--runs 3]
+    .venv/bin/python bench/bench_check.py --sweep 4 8 16 32 64 128 --runs 5   # where workers start to pay
 
-Prints the wall time of the CLI (a subprocess, as CI runs it), the in-process ``json.loads`` time and
-their ratio (issue 6 target: at most 5x), plus the in-process ``check_document`` time without start-up."""
+Prints the wall time of the CLI (a subprocess, as CI runs it) with the default ``--jobs`` (auto), one
+process (``--jobs 1``) and two workers (``--jobs 2``), the in-process ``json.loads`` time and their ratio
+(issue 6/15 target: at most 5x), plus the in-process ``check_document`` time without start-up: cold (a
+fresh ``Analyzer`` per run, as the CLI has) and warm (the same files again, same analyzer).
+``--sweep N...``: serial against two workers on the first N files, runs interleaved, to place
+``check_cmd.PARALLEL_MIN_BYTES``."""
 
 from __future__ import annotations
 
@@ -54,6 +59,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--sweep", type=int, nargs="*", default=None, metavar="N")
     args = ap.parse_args()
     rng = random.Random(42)
     exe = Path(sys.executable).parent / "toolcast"
@@ -64,6 +70,8 @@ def main() -> int:
                 json.dumps(make_tool(i, rng), indent=2), encoding="utf-8"
             )
         files = sorted(root.glob("*.json"))
+        if args.sweep:
+            return sweep(exe, files, args.sweep, args.runs)
 
         loads_times = []
         for _ in range(args.runs):
@@ -72,29 +80,35 @@ def main() -> int:
                 json.loads(f.read_text(encoding="utf-8"))
             loads_times.append(time.perf_counter() - t0)
 
-        from toolcast.adapters.checks import check_document, load_config
+        from toolcast.adapters.checks import Analyzer, load_config
 
         config, _ = load_config(root)
-        inproc = []
+        inproc, warm = [], []
         for _ in range(args.runs):
-            from toolcast.adapters.checks import tool_checks
+            analyzer = Analyzer()
+            for times in (inproc, warm):
+                t0 = time.perf_counter()
+                for f in files:
+                    analyzer.check_document(f.read_text(encoding="utf-8"), path=str(f), config=config)
+                times.append(time.perf_counter() - t0)
 
-            tool_checks._CACHE.clear()
-            t0 = time.perf_counter()
-            for f in files:
-                check_document(f.read_text(encoding="utf-8"), path=str(f), config=config)
-            inproc.append(time.perf_counter() - t0)
-
-        cli = []
+        walls: dict[str, list[float]] = {"auto": [], "1": [], "2": []}
+        outputs = set()
         for _ in range(args.runs):
-            t0 = time.perf_counter()
-            done = subprocess.run(
-                [str(exe), "check", "--format", "json", str(root)], capture_output=True, text=True
-            )
-            cli.append(time.perf_counter() - t0)
-            if done.returncode not in (0, 1):
-                print(done.stderr, file=sys.stderr)
-                return 1
+            for jobs, times in walls.items():
+                extra = [] if jobs == "auto" else ["--jobs", jobs]
+                t0 = time.perf_counter()
+                done = subprocess.run(
+                    [str(exe), "check", "--format", "json", *extra, str(root)], capture_output=True, text=True
+                )
+                times.append(time.perf_counter() - t0)
+                if done.returncode not in (0, 1):
+                    print(done.stderr, file=sys.stderr)
+                    return 1
+                outputs.add(done.stdout)
+        if len(outputs) != 1:
+            print("the outputs differ between --jobs settings", file=sys.stderr)
+            return 1
         findings = len(json.loads(done.stdout))
         start = []
         for _ in range(args.runs):
@@ -102,15 +116,35 @@ def main() -> int:
             subprocess.run([str(exe), "explain", "TC101"], capture_output=True)
             start.append(time.perf_counter() - t0)
 
-    loads, check, inp, st = (statistics.median(x) for x in (loads_times, cli, inproc, start))
+    loads, inp, again, st = (statistics.median(x) for x in (loads_times, inproc, warm, start))
     print(f"files: {args.files} ({findings} findings), median of {args.runs} runs")
     print(f"json.loads, in-process:             {loads * 1000:8.1f} ms")
-    print(
-        f"toolcast check (CLI, wall):          {check * 1000:8.1f} ms   "
-        f"ratio {check / loads:6.1f}x (target <= 5x)"
-    )
+    for jobs, times in walls.items():
+        check = statistics.median(times)
+        label = f"toolcast check --jobs {jobs} (CLI, wall):"
+        print(f"{label:<37}{check * 1000:8.1f} ms   ratio {check / loads:6.1f}x (target <= 5x)")
     print(f"check_document, in-process (cold):   {inp * 1000:8.1f} ms   ratio {inp / loads:6.1f}x")
+    print(f"check_document, in-process (warm):   {again * 1000:8.1f} ms   ratio {again / loads:6.1f}x")
     print(f"CLI start-up (toolcast explain):     {st * 1000:8.1f} ms")
+    return 0
+
+
+def sweep(exe: Path, files: list[Path], counts: list[int], runs: int) -> int:
+    """Serial against two workers on the first N files (named on the command line, so every run checks
+    exactly those), interleaved; the median of ``runs``."""
+    print("| files | KB | --jobs 1 ms | --jobs 2 ms | 2 workers / 1 process |")
+    print("|---:|---:|---:|---:|---:|")
+    for n in counts:
+        chosen = [str(f) for f in files[:n]]
+        kb = sum(f.stat().st_size for f in files[:n]) / 1024
+        walls: dict[str, list[float]] = {"1": [], "2": []}
+        for _ in range(runs):
+            for jobs, times in walls.items():
+                t0 = time.perf_counter()
+                subprocess.run([str(exe), "check", "--format", "json", "--jobs", jobs, *chosen], capture_output=True)
+                times.append(time.perf_counter() - t0)
+        one, two = statistics.median(walls["1"]) * 1000, statistics.median(walls["2"]) * 1000
+        print(f"| {n:,} | {kb:,.0f} | {one:,.0f} | {two:,.0f} | {two / one:.2f} |")
     return 0
 
 

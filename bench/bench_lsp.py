@@ -10,6 +10,18 @@ process start → ``initialize`` result, ``didOpen`` → first diagnostics, and 
 diagnostics for a one-character edit inside one tool (``toggle``) and for an edit that breaks and
 restores the JSON (``syntax``), in pull mode and in push mode with default settings. Peak RSS is the
 server's ``VmHWM`` just before shutdown. Prints one markdown table (the one in BENCHMARKS.md).
+
+Issue 15 added three measurements (each can be skipped, see ``--skip``):
+
+- ``settled``: the same one-character edits, started only once the first complete check is done
+  (push: the publish without the "still checking" notice; pull: a ``textDocument/diagnostic`` answer
+  without it), next to the main table's edits that start as soon as the first diagnostics arrive;
+- ``cold``: the cold check cost per tool, in-process: ``check_document`` over the whole file in a fresh
+  interpreter (every cache empty; imports and one tiny check done first), ms per tool, and the warm
+  re-check of the same text;
+- ``actions``: ``textDocument/codeAction`` at the middle tool (its diagnostics in the context) once
+  the file is completely checked, for a client that declares ``resolveSupport`` for ``edit`` and file
+  creation, and one ``codeAction/resolve`` of an export action (what choosing it costs).
 """
 
 from __future__ import annotations
@@ -18,6 +30,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -113,6 +126,162 @@ def open_to_complete(lspbench: ModuleType, cmd: str, file: Path, timeout: float)
             conn.close(10)
 
 
+STILL_CHECKING = "still checking"
+
+
+def _complete(diags: list[dict[str, Any]]) -> bool:
+    return not any(STILL_CHECKING in d.get("message", "") for d in diags)
+
+
+def _resolving_client(lspbench: ModuleType, pull: bool) -> dict[str, Any]:
+    """lspbench's client capabilities, plus file creation in workspace edits (with resolveSupport for
+    ``edit``, already declared, toolcast then lists export actions without their edit)."""
+    caps: dict[str, Any] = lspbench.client_capabilities(pull, ["utf-16"])
+    caps["workspace"]["workspaceEdit"] = {"documentChanges": True, "resourceOperations": ["create"]}
+    return caps
+
+
+class _Opened:
+    """One server session with one document opened and completely checked (push or pull)."""
+
+    def __init__(self, lspbench: ModuleType, cmd: str, file: Path, root: Path, pull: bool, timeout: float) -> None:
+        self.lspbench, self.pull, self.timeout = lspbench, pull, timeout
+        self.doc = root / file.name
+        shutil.copyfile(file, self.doc)
+        self.uri = self.doc.as_uri()
+        self.text = self.doc.read_text(encoding="utf-8")
+        self.version = 1
+        self.conn = lspbench.Connection(cmd.split(), None, None, None, None, False, {})
+        self.conn.request("initialize", {"processId": os.getpid(), "rootUri": root.as_uri(),
+                                         "capabilities": _resolving_client(lspbench, pull)}, timeout)
+        self.conn.notify("initialized", {})
+        self.conn.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.uri, "languageId": "json", "version": 1, "text": self.text}})
+        self.diagnostics = self.wait_complete()
+
+    def pull_once(self) -> list[dict[str, Any]]:
+        result, _, _ = self.conn.request("textDocument/diagnostic", {"textDocument": {"uri": self.uri}},
+                                         self.timeout)
+        items: list[dict[str, Any]] = (result or {}).get("items", [])
+        return items
+
+    def wait_complete(self) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            if self.pull:
+                items = self.pull_once()
+                if _complete(items):
+                    return items
+                time.sleep(0.05)
+                continue
+            _, params = self.conn.diagnostics.get(timeout=self.timeout)
+            if params.get("uri") == self.uri and params.get("version", self.version) == self.version:
+                diags: list[dict[str, Any]] = params.get("diagnostics", [])
+                if _complete(diags):
+                    return diags
+        raise TimeoutError("no complete diagnostics")
+
+    def edit_ms(self, editor: Any) -> float:
+        """One didChange (incremental) → its diagnostics (push: the publish for the new version; pull:
+        the answer to a request sent right after the change)."""
+        while not self.conn.diagnostics.empty():
+            self.conn.diagnostics.get_nowait()
+        start, end, new = editor.next_edit()
+        idx = self.lspbench.TextIndex(self.text, "utf-16")
+        change = {"range": {"start": idx.position(start), "end": idx.position(end)}, "text": new}
+        self.text = self.text[:start] + new + self.text[end:]
+        self.version += 1
+        sent = self.conn.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [change]})
+        if self.pull:
+            _, _, received = self.conn.request("textDocument/diagnostic", {"textDocument": {"uri": self.uri}},
+                                               self.timeout)
+            return float((received - sent) * 1000)
+        while True:
+            at, params = self.conn.diagnostics.get(timeout=self.timeout)
+            if params.get("uri") == self.uri and params.get("version") == self.version:
+                return float((at - sent) * 1000)
+
+    def close(self) -> None:
+        self.conn.close(10)
+
+
+def settled_edits(lspbench: ModuleType, cmd: str, file: Path, mode: str, edits: int,
+                  timeout: float) -> dict[str, Any]:
+    """Edits that start once the first complete check is done (``toggle`` edits, back to back)."""
+    with tempfile.TemporaryDirectory() as root:
+        opened = _Opened(lspbench, cmd, file, Path(root), mode == "pull", timeout)
+        try:
+            editor = lspbench.Editor(opened.text, "toggle", r'"type": "string"', '"type": "strin"')
+            times = [opened.edit_ms(editor) for _ in range(edits)]
+        finally:
+            opened.close()
+    return {"min": min(times), "median": statistics.median(times), "p95": lspbench.percentile(times, 95),
+            "n": len(times)}
+
+
+def code_action_latency(lspbench: ModuleType, cmd: str, file: Path, repeats: int,
+                        timeout: float) -> dict[str, Any]:
+    """``textDocument/codeAction`` at the middle tool's name, with that tool's diagnostics as context,
+    ``repeats`` times; then ``codeAction/resolve`` of the first export action, ``repeats`` times."""
+    with tempfile.TemporaryDirectory() as root:
+        opened = _Opened(lspbench, cmd, file, Path(root), False, timeout)
+        try:
+            names = [m.start() for m in re.finditer(r'"name":', opened.text)]
+            offset = names[len(names) // 2]
+            line = opened.text.count("\n", 0, offset)
+            at = {"line": line, "character": offset - (opened.text.rfind("\n", 0, offset) + 1)}
+            context = [d for d in opened.diagnostics if d["range"]["start"]["line"] >= line][:5]
+            params = {"textDocument": {"uri": opened.uri}, "range": {"start": at, "end": at},
+                      "context": {"diagnostics": context, "triggerKind": 1}}
+            listed, actions = [], []
+            for _ in range(repeats):
+                result, sent, received = opened.conn.request("textDocument/codeAction", params, timeout)
+                listed.append((received - sent) * 1000)
+                actions = result or []
+            export = next((a for a in actions if "data" in a and "edit" not in a), None)
+            resolved: list[float] = []
+            for _ in range(repeats if export is not None else 0):
+                result, sent, received = opened.conn.request("codeAction/resolve", export, timeout)
+                resolved.append((received - sent) * 1000)
+                if not (result or {}).get("edit"):
+                    raise SystemExit(f"codeAction/resolve gave no edit: {result}")
+        finally:
+            opened.close()
+    return {"list": statistics.median(listed), "list_min": min(listed), "actions": len(actions),
+            "lazy": sum(1 for a in actions if "data" in a and "edit" not in a),
+            "resolve": statistics.median(resolved) if resolved else None,
+            "resolve_min": min(resolved) if resolved else None}
+
+
+COLD_CHECK = """
+import json, sys, time
+from pathlib import Path
+from toolcast.adapters.checks import check_document, load_config
+path = Path(sys.argv[1])
+text = path.read_text(encoding="utf-8")
+config, _ = load_config(path.parent)
+tiny = json.dumps({"name": "warm_up", "description": "Imports and one-time set-up, not timed.",
+                   "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}})
+check_document(tiny, path="warm-up.tool.json", config=config)
+t0 = time.perf_counter()
+report = check_document(text, path=str(path), config=config)
+cold = time.perf_counter() - t0
+t0 = time.perf_counter()
+check_document(text + " ", path=str(path), config=config)
+warm = time.perf_counter() - t0
+print(json.dumps({"tools": len(report.tools), "cold_s": cold, "warm_s": warm, "findings": len(report.findings)}))
+"""
+
+
+def cold_check(file: Path) -> dict[str, Any]:
+    """``check_document`` over the whole file in a fresh interpreter: every cache cold."""
+    done = subprocess.run([sys.executable, "-c", COLD_CHECK, str(file)], capture_output=True, text=True,
+                          check=True, timeout=3600)
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
 def figures(result: dict[str, Any]) -> dict[str, Any]:
     s = result["summary"]
     edit = s.get("edit") or {}
@@ -163,6 +332,13 @@ def main() -> int:
     ap.add_argument("--modes", nargs="+", default=["pull", "push"])
     ap.add_argument("--cli-runs", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--skip", nargs="*", default=[],
+                    choices=["main", "complete", "cli", "settled", "cold", "actions"],
+                    help="measurements to leave out")
+    ap.add_argument("--settled-sizes", type=int, nargs="+", default=[1000, 5000])
+    ap.add_argument("--cold-sizes", type=int, nargs="+", default=[1000, 5000])
+    ap.add_argument("--action-sizes", type=int, nargs="+", default=[10, 100, 1000])
+    ap.add_argument("--action-repeats", type=int, default=10)
     args = ap.parse_args()
 
     lspbench = load_lspbench(args.lspbench)
@@ -174,7 +350,7 @@ def main() -> int:
         servers.append(("JSON LS", f"{exe} --stdio", args.data / "json-settings.json"))
 
     rows = []
-    for n in args.sizes:
+    for n in args.sizes if "main" not in args.skip else ():
         file = args.data / f"tools-{n}.tool.json"
         for name, cmd, settings in servers:
             for mode in args.modes:
@@ -183,24 +359,26 @@ def main() -> int:
                     res = session(lspbench, cmd, file, mode, edit_mode, args.edits, settings, args.timeout)
                     rows.append((n, file.stat().st_size, name, mode, edit_mode, figures(res)))
 
-    print("| tools | size | server | mode | edit | initialize ms | open → diagnostics ms | edit → diagnostics ms "
-          "min / median / p95 (n) | timeouts | peak RSS MB | diagnostics at open |")
-    print("|---:|---:|---|---|---|---:|---:|---|---:|---:|---:|")
+    if rows:
+        print("| tools | size | server | mode | edit | initialize ms | open → diagnostics ms | edit → diagnostics ms "
+              "min / median / p95 (n) | timeouts | peak RSS MB | diagnostics at open |")
+        print("|---:|---:|---|---|---|---:|---:|---|---:|---:|---:|")
     for n, size, name, mode, edit_mode, f in rows:
         print(f"| {n:,} | {size / 1e6:.2f} MB | {name} | {mode} | {edit_mode} | {fmt(f['init'])} | {fmt(f['open'])} "
               f"| {fmt(f['min'], 1)} / **{fmt(f['median'], 1)}** / {fmt(f['p95'], 1)} ({f['n']}) "
               f"| {f['timeouts']} | {fmt(f['rss'])} | {f['diags']} |")
 
-    print()
-    print("| tools | toolcast push: open → first diagnostics ms | open → complete diagnostics ms |")
-    print("|---:|---:|---:|")
-    for n in args.sizes:
+    if "complete" not in args.skip:
+        print()
+        print("| tools | toolcast push: open → first diagnostics ms | open → complete diagnostics ms |")
+        print("|---:|---:|---:|")
+    for n in args.sizes if "complete" not in args.skip else ():
         first, complete = open_to_complete(lspbench, args.toolcast_cmd, args.data / f"tools-{n}.tool.json",
                                            args.timeout)
         print(f"| {n:,} | {first:,.0f} | {complete:,.0f} |")
 
     toolcast = Path(args.toolcast_cmd.split()[0])
-    if shutil.which(str(toolcast)) or toolcast.exists():
+    if "cli" not in args.skip and (shutil.which(str(toolcast)) or toolcast.exists()):
         print()
         print("| tools | `json.loads` in-process ms | `toolcast check` wall ms "
               "| `toolcast convert --to anthropic` wall ms |")
@@ -208,6 +386,39 @@ def main() -> int:
         for n in args.sizes:
             c = cli_times(toolcast, args.data / f"tools-{n}.tool.json", args.cli_runs)
             print(f"| {n:,} | {c['loads']:.1f} | {c['check']:,.0f} | {c['convert']:,.0f} |")
+
+    if "settled" not in args.skip:
+        print()
+        print("| tools | mode | edits after the first complete check: edit → diagnostics ms min / median / p95 (n) |")
+        print("|---:|---|---|")
+        for n in args.settled_sizes:
+            for mode in args.modes:
+                print(f"== settled {n} tools {mode}", file=sys.stderr, flush=True)
+                f = settled_edits(lspbench, args.toolcast_cmd, args.data / f"tools-{n}.tool.json", mode,
+                                  args.edits, args.timeout)
+                print(f"| {n:,} | {mode} | {f['min']:,.1f} / **{f['median']:,.1f}** / {f['p95']:,.1f} ({f['n']}) |")
+
+    if "cold" not in args.skip:
+        print()
+        print("| tools | cold `check_document`, whole file ms | **ms per tool** | warm re-check ms | findings |")
+        print("|---:|---:|---:|---:|---:|")
+        for n in args.cold_sizes:
+            print(f"== cold check {n} tools", file=sys.stderr, flush=True)
+            c = cold_check(args.data / f"tools-{n}.tool.json")
+            print(f"| {c['tools']:,} | {c['cold_s'] * 1000:,.0f} | **{c['cold_s'] * 1000 / c['tools']:.2f}** "
+                  f"| {c['warm_s'] * 1000:,.0f} | {c['findings']:,} |")
+
+    if "actions" not in args.skip:
+        print()
+        print(f"| tools | `textDocument/codeAction` ms median (min), {args.action_repeats} requests | actions "
+              "(of which resolved later) | `codeAction/resolve` ms median (min) |")
+        print("|---:|---:|---:|---:|")
+        for n in args.action_sizes:
+            print(f"== code actions {n} tools", file=sys.stderr, flush=True)
+            a = code_action_latency(lspbench, args.toolcast_cmd, args.data / f"tools-{n}.tool.json",
+                                    args.action_repeats, args.timeout)
+            print(f"| {n:,} | **{a['list']:,.1f}** ({a['list_min']:,.1f}) | {a['actions']} ({a['lazy']}) "
+                  f"| {fmt(a['resolve'], 1)} ({fmt(a['resolve_min'], 1)}) |")
     return 0
 
 

@@ -7,13 +7,21 @@ and ``pytest`` the full one."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, settings
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
+
+# Mutation runs (scripts/mutation.py) set TOOLCAST_HYPOTHESIS=mutation: a failing property is a killed
+# mutant, so there is no point in shrinking the counterexample (which can take a minute per mutant).
+settings.register_profile("mutation", phases=[Phase.explicit, Phase.reuse, Phase.generate], derandomize=True)
+if os.environ.get("TOOLCAST_HYPOTHESIS"):
+    settings.load_profile(os.environ["TOOLCAST_HYPOTHESIS"])
 
 #: Test files that start a server, CLI or editor process for (nearly) every test.
 SLOW_FILES = (

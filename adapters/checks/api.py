@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .config import CheckConfig
 from .findings import Finding
+
+if TYPE_CHECKING:
+    from ..document import ParsedDocument
+    from .analyzer import Analyzer
 
 
 @dataclass(frozen=True)
@@ -64,31 +69,39 @@ class DocumentReport:
 
 
 def check_document(
-    text: str, *, path: str | None = None, config: CheckConfig | None = None, budget: float | None = None
+    text: str, *, path: str | None = None, config: CheckConfig | None = None, budget: float | None = None,
+    parsed: ParsedDocument | None = None, analyzer: Analyzer | None = None,
 ) -> DocumentReport:
     """Every finding in ``text`` (a JSON/JSONC tool file), sorted by position.
 
+    ``analyzer`` remembers the parsed document and each tool's findings, so that checking an edited
+    text again re-checks only the tools the edit touched; without one the check is cold (a fresh
+    ``Analyzer``, thrown away after the call).
+
     With ``budget`` (seconds), tools not checked before it runs out are left for later and counted in
-    ``pending``; checked tools are remembered, so calling again finishes the work (the language
-    server shows the first tools of a very large file at once and the rest as they are done)."""
-    from .engine import run_document
+    ``pending``; checked tools are remembered in the analyzer, so calling again with the same analyzer
+    finishes the work (the language server shows the first tools of a very large file at once and the
+    rest as they are done). ``parsed``: the parse of ``text`` when the caller holds it (the server's
+    document store)."""
+    from .analyzer import Analyzer
 
-    return run_document(text, path=path, config=config or CheckConfig(), budget=budget)
+    return (analyzer or Analyzer()).check_document(text, path=path, config=config, budget=budget, parsed=parsed)
 
 
-def summarize_document(text: str, path: str | None = None) -> DocumentReport:
+def summarize_document(text: str, path: str | None = None, *, analyzer: Analyzer | None = None) -> DocumentReport:
     """The tools of a document and their names, without checking them: what duplicate-name checks
     across files need from files that are not open (a fraction of the cost of ``check_document``)."""
-    from .engine import run_summary
+    from .analyzer import Analyzer
 
-    return run_summary(text, path)
+    return (analyzer or Analyzer()).summarize_document(text, path)
 
 
 def check_names_across(
     reports: Mapping[str, DocumentReport], config: CheckConfig
 ) -> dict[str, tuple[Finding, ...]]:
     """Duplicate tool names across files: path -> findings for that path, each with ``Related`` entries
-    pointing at the other definitions."""
+    pointing at the other definitions. Computed from the reports alone (nothing to remember: no
+    analyzer)."""
     from .names import names_across
 
     return names_across(reports, config)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from .. import pointer as jp
 from ..providers import DISPLAY_NAMES
+from .analyzer import Analyzer
 from .api import DocumentReport, FindingBlock, ToolSummary
 from .config import CheckConfig, ConfigProblem
 from .edits import Renderer
@@ -115,7 +115,8 @@ def is_jsonc(path: str | None) -> bool:
     return path is not None and path.lower().endswith(".jsonc")
 
 
-def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None) -> DocumentReport:
+def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None,
+                 parsed: Any = None, analyzer: Analyzer) -> DocumentReport:
     deadline = time.perf_counter() + budget if budget is not None else None
     pending = 0
     raws: list[Raw] = []
@@ -131,10 +132,10 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         )
         return DocumentReport(tuple(_finish(text, None, raws, config)), (), False)
 
-    from ..document import parse  # type: ignore[attr-defined,unused-ignore]
     from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
 
-    parsed = parse(text, jsonc=is_jsonc(path))
+    if parsed is None or parsed.text is not text or parsed.jsonc != is_jsonc(path):
+        parsed = analyzer.parse(text, jsonc=is_jsonc(path))
     view = DocView(text, parsed)
     syntax: list[Finding] = []
     for err in getattr(parsed, "errors", ()):
@@ -143,7 +144,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         raws.append(_duplicate_key(dup))
 
     value = getattr(parsed, "value", None)
-    found = list(iter_tool_objects(value, _shape_of)) if value is not None else []
+    found = list(iter_tool_objects(value, analyzer.shape_of)) if value is not None else []
     # Half-typed tools (no recognisable shape yet) are still checked when they hold a tool field, so
     # that "name missing" is reported instead of "not a tool file".
     objects = [o for o in found if getattr(o, "shape", None) is not None or _toolish(o.value)]
@@ -167,17 +168,17 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     blocks: list[FindingBlock] = []
     renderer = Renderer(text, view.span, value)
     layout = (renderer.unit, renderer.newline)
-    context = _interned((config.cache_key(), base_dir, layout))
+    context = analyzer.interned((config.cache_key(), base_dir, layout))
     later: list[tuple[tuple[Any, ...], Any, dict[str, str], str, str, int]] = []
 
     def place(key: tuple[Any, ...], obj: Any, fields: dict[str, str], source: str, tool_ptr: str,
               start: int) -> _Placed:
-        result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source)
+        result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source, analyzer=analyzer)
         owner = (obj.index, result.facts.name)
         rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
         found_here = _finish(text, view, rebased, config, value, renderer=renderer)
         placed = _Placed(start, tuple(found_here), result.facts)
-        _placed_put(key, placed)
+        analyzer.placed.keep(key, placed)
         return placed
 
     def resume(budget: float) -> int:
@@ -188,12 +189,13 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
             place(*later.pop(0))
         return len(later)
 
+    seen_tools = analyzer.seen
     for obj in objects:
         tool_ptr: str = obj.pointer
         tspan = view.span(tool_ptr, "value") or (0, 0)
-        seen = _SEEN.get(id(obj.value))
+        seen = seen_tools.get(id(obj.value))
         if seen is not None:
-            _SEEN.move_to_end(id(obj.value))  # tools of open documents stay; old versions of edited ones go
+            seen_tools.move_to_end(id(obj.value))  # tools of open documents stay; old versions of edited ones go
         if (seen is not None and seen.value is obj.value and seen.pointer == tool_ptr and seen.index == obj.index
                 and seen.shape == obj.shape and seen.context is context and seen.length == tspan[1] - tspan[0]):
             # The same parsed object: an incremental re-parse kept it, so its text is unchanged and
@@ -208,7 +210,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
             digest = hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=16).digest()
             key = (digest, len(source), renderer.line_indent(tspan[0]), tool_ptr, obj.index, obj.shape,
                    tuple(sorted(fields.items())), context)
-            cached = _placed_get(key)
+            cached = analyzer.placed.hit(key)
             if cached is not None:
                 placed = cached
             elif deadline is not None and time.perf_counter() > deadline:
@@ -224,28 +226,19 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                 placed = place(key, obj, fields, source, tool_ptr, tspan[0])
             name_ptr = tool_ptr + fields.get("name", "/name")
             name_span = view.span(name_ptr, "value") if placed.facts.name is not None else None
-            _seen_put(_Seen(obj.value, tool_ptr, obj.index, obj.shape, context, tspan[1] - tspan[0], placed,
-                            None if name_span is None else (name_span[0] - tspan[0], name_span[1] - tspan[0])))
+            seen_tools.keep(id(obj.value), _Seen(
+                obj.value, tool_ptr, obj.index, obj.shape, context, tspan[1] - tspan[0], placed,
+                None if name_span is None else (name_span[0] - tspan[0], name_span[1] - tspan[0])))
         if placed.findings:
             blocks.append(FindingBlock(tspan[0], placed.origin, placed.findings))
         facts.append((obj, placed.facts))
         tools.append(ToolSummary(obj.index, placed.facts.name, tool_ptr, tspan, name_span, obj.shape))
-    raws.extend(_document_checks_cached(facts, config))
+    raws.extend(_document_checks_cached(facts, config, analyzer))
     owners = {t.pointer: (t.index, t.name) for t in tools}
     findings = _finish(text, view, raws, config, value, owners, renderer=renderer)
     loose = _sorted(syntax_filter(syntax, config) + findings)
     return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks), pending=pending,
                           resume=resume if pending else None, is_request=is_request(value))
-
-
-_CONTEXTS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-
-
-def _interned(context: tuple[Any, ...]) -> tuple[Any, ...]:
-    """One object per distinct context, so comparing it with a cached one is an identity check."""
-    if len(_CONTEXTS) > 64:
-        _CONTEXTS.clear()
-    return _CONTEXTS.setdefault(context, context)
 
 
 class _Seen:
@@ -259,45 +252,16 @@ class _Seen:
         self.context, self.length, self.placed, self.name_at = context, length, placed, name_at
 
 
-_SEEN: OrderedDict[int, _Seen] = OrderedDict()
-
-
-def _seen_put(seen: _Seen) -> None:
-    _SEEN[id(seen.value)] = seen
-    _SEEN.move_to_end(id(seen.value))
-    if len(_SEEN) > _PLACED_SIZE:
-        _SEEN.popitem(last=False)
-
-
-_SHAPES: OrderedDict[int, tuple[Any, str | None]] = OrderedDict()
-
-
-def _shape_of(obj: Any) -> str | None:
-    """``detect_shape`` remembered by object identity: an incremental re-parse keeps the objects of
-    the tools an edit did not touch, and parsed values are never mutated."""
-    from ..loading.shapes import detect_shape
-
-    hit = _SHAPES.get(id(obj))
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    shape = detect_shape(obj)
-    _SHAPES[id(obj)] = (obj, shape)
-    if len(_SHAPES) > _PLACED_SIZE:
-        _SHAPES.popitem(last=False)
-    return shape
-
-
-def run_summary(text: str, path: str | None = None) -> DocumentReport:
+def run_summary(text: str, path: str | None = None, *, analyzer: Analyzer) -> DocumentReport:
     if len(text) > MAX_TEXT:
         return DocumentReport((), (), False)
-    from ..document import parse  # type: ignore[attr-defined,unused-ignore]
     from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
 
-    parsed = parse(text, jsonc=is_jsonc(path))
+    parsed = analyzer.parse(text, jsonc=is_jsonc(path))
     view = DocView(text, parsed)
     value = parsed.value
     tools = []
-    for obj in iter_tool_objects(value, _shape_of) if value is not None else ():
+    for obj in iter_tool_objects(value, analyzer.shape_of) if value is not None else ():
         if obj.shape is None:
             continue
         name_ptr = obj.field_pointers.get("name", obj.pointer + "/name")
@@ -319,40 +283,18 @@ class _Placed:
         self.origin, self.findings, self.facts = origin, findings, facts
 
 
-_PLACED: OrderedDict[tuple[Any, ...], _Placed] = OrderedDict()
-_PLACED_SIZE = 12_000  # more than the tools of a large file, few enough to bound memory
-
-
-def _placed_get(key: tuple[Any, ...]) -> _Placed | None:
-    hit = _PLACED.get(key)
-    if hit is not None:
-        _PLACED.move_to_end(key)
-    return hit
-
-
-def _placed_put(key: tuple[Any, ...], placed: _Placed) -> None:
-    _PLACED[key] = placed
-    if len(_PLACED) > _PLACED_SIZE:
-        _PLACED.popitem(last=False)
-
-
-_DOC_CHECKS: OrderedDict[tuple[Any, ...], tuple[list[ToolFacts], list[Raw]]] = OrderedDict()
-
-
-def _document_checks_cached(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) -> list[Raw]:
+def _document_checks_cached(facts: list[tuple[Any, ToolFacts]], config: CheckConfig,
+                            analyzer: Analyzer) -> list[Raw]:
     """``_document_checks`` depends only on each tool's pointers and facts: an edit inside one tool
     that leaves its facts equal (its name, target names, strict counts) reuses the last result."""
     # Field pointers follow from the pointer and the shape.
     key = (config.cache_key(), tuple((obj.pointer, obj.shape) for obj, _ in facts))
     current = [f for _, f in facts]
-    hit = _DOC_CHECKS.get(key)
+    hit = analyzer.document_checks.get(key)
     if hit is not None and hit[0] == current:  # list equality: identity first, then field by field
         return hit[1]
     raws = _document_checks(facts, config)
-    _DOC_CHECKS[key] = (current, raws)
-    _DOC_CHECKS.move_to_end(key)
-    if len(_DOC_CHECKS) > 8:
-        _DOC_CHECKS.popitem(last=False)
+    analyzer.document_checks.keep(key, (current, raws))
     return raws
 
 

@@ -1,14 +1,13 @@
 """Checks of one tool object. Everything here is a function of the tool object's value, its shape,
-where its fields sit, the configuration and the workspace folder, so results are cached by content and
-an edit re-checks only the tool it touched. Pointers in the results are relative to the tool object;
-the engine rebases them and turns them into spans and fixes."""
+where its fields sit, the configuration and the workspace folder, so results are remembered by content
+(in the caller's ``Analyzer``) and an edit re-checks only the tool it touched. Pointers in the results
+are relative to the tool object; the engine rebases them and turns them into spans and fixes."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from .. import pointer as jp
 from ..providers import DISPLAY_NAMES, effective_strict
 from ..targets import TargetOptions
+from .analyzer import Analyzer, WorkspaceFiles
 from .config import CheckConfig
 from .edits import FixSpec, Op
 from .rules import (
@@ -150,10 +150,6 @@ def _last(pointer: str) -> str:
     return parts[-1] if parts else ""
 
 
-_CACHE: OrderedDict[tuple[Any, ...], ToolResult] = OrderedDict()
-_CACHE_SIZE = 20_000
-
-
 def check_tool(
     value: Any,
     shape: str | None,
@@ -161,9 +157,14 @@ def check_tool(
     config: CheckConfig,
     base_dir: str | None = None,
     content: str | None = None,
+    *,
+    analyzer: Analyzer | None = None,
 ) -> ToolResult:
-    """All per-tool findings (pointers relative to the tool object), cached by content: ``content`` is
-    the tool's source text when the caller has it (cheaper than serialising ``value``)."""
+    """All per-tool findings (pointers relative to the tool object), remembered by content in the
+    ``analyzer`` (none: a fresh one, nothing reused): ``content`` is the tool's source text when the
+    caller has it (cheaper than serialising ``value``)."""
+    if analyzer is None:
+        analyzer = Analyzer()
     if content is None:
         try:
             content = json.dumps(value, ensure_ascii=False, allow_nan=True)
@@ -172,14 +173,11 @@ def check_tool(
     # A digest, not the text: the cache would otherwise keep a copy of every tool's text.
     digest = hashlib.blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()
     key = (digest, len(content), shape, tuple(sorted(fields.items())), config.cache_key(), base_dir)
-    hit = _CACHE.get(key)
+    hit = analyzer.tool_results.hit(key)
     if hit is not None:
-        _CACHE.move_to_end(key)
         return hit
-    result = _ToolChecker(value, shape, fields, config, base_dir).run()
-    _CACHE[key] = result
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    result = _ToolChecker(value, shape, fields, config, base_dir, analyzer.workspace_files).run()
+    analyzer.tool_results.keep(key, result)
     return result
 
 
@@ -191,7 +189,9 @@ class _ToolChecker:
         fields: Mapping[str, str],
         config: CheckConfig,
         base_dir: str | None,
+        files: WorkspaceFiles | None = None,
     ) -> None:
+        self.files = files
         self.value = value
         self.shape = shape or "canonical"
         self.fields = fields
@@ -377,7 +377,7 @@ class _ToolChecker:
 
     def check_schema_tree(self, root_ptr: str, root: Any, *, is_parameters: bool) -> None:
         gemini_openapi = self.shape == "gemini" and _last(root_ptr) == "parameters"
-        validation = Validation(root, self.base_dir)
+        validation = Validation(root, self.base_dir, self.files)
         if not gemini_openapi:
             for rel, message in validation.meta_errors():
                 self.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message}", root_ptr + rel))

@@ -3,8 +3,6 @@ document and workspace files (never the network), and instance validation of def
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -16,6 +14,7 @@ from jsonschema.exceptions import ValidationError, best_match  # type: ignore[im
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
+from .analyzer import WorkspaceFiles
 from .fast_meta import certainly_valid
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
@@ -27,13 +26,7 @@ def _path_pointer(path: Any) -> str:
     return jp.from_parts(list(path))
 
 
-@lru_cache(maxsize=256)
-def _load_workspace_file(path: str, mtime: float) -> Any:
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def _retriever(workspace: Path | None) -> Any:
+def _retriever(workspace: Path | None, files: WorkspaceFiles) -> Any:
     def retrieve(uri: str) -> referencing.Resource[Any]:
         parts = urlsplit(uri)
         if parts.scheme != "file" or workspace is None:
@@ -41,7 +34,7 @@ def _retriever(workspace: Path | None) -> Any:
         path = Path(unquote(parts.path)).resolve()
         if workspace not in path.parents or not path.is_file():
             raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
-        contents = _load_workspace_file(str(path), path.stat().st_mtime)
+        contents = files.load(str(path), path.stat().st_mtime)
         return referencing.Resource.from_contents(contents, default_specification=DRAFT202012)
 
     return retrieve
@@ -69,15 +62,16 @@ def json_depth(value: Any, limit: int) -> int:
 
 
 class Validation:
-    """Validation services for one schema ``root`` (the parameters or returns of a tool)."""
+    """Validation services for one schema ``root`` (the parameters or returns of a tool); ``files``
+    remembers the workspace files `$ref`s read (a fresh one when not given)."""
 
-    def __init__(self, root: Any, base_dir: str | None) -> None:
+    def __init__(self, root: Any, base_dir: str | None, files: WorkspaceFiles | None = None) -> None:
         self.root = root
         self.workspace = Path(base_dir).resolve() if base_dir else None
         self.base = (self.workspace / "__toolcast_document__.json").as_uri() if self.workspace else _ROOT_URI
         resource = referencing.Resource.from_contents(root, default_specification=DRAFT202012)
         registry: referencing.Registry[Any] = referencing.Registry(  # type: ignore[call-arg]
-            retrieve=_retriever(self.workspace)
+            retrieve=_retriever(self.workspace, files if files is not None else WorkspaceFiles())
         )
         self.registry = registry.with_resource(self.base, resource)
         self.resolver = self.registry.resolver(self.base)

@@ -3,22 +3,23 @@
 ``reparse(previous, start, end, new_text)`` re-parses only the innermost container that encloses an
 edit (for a tool file: usually one tool, or a part of it) and shares everything else with the previous
 document: nodes after the edit are moved lazily, the value is patched along the edited path. The
-result is the same as ``parse`` of the new text (tested property). ``parse(text)`` itself remembers
-the last few documents and re-parses incrementally when ``text`` is a small edit of one of them, so
-callers that only ever pass text (the checks) get the speed-up too.
+result is the same as ``parse`` of the new text (tested property). ``parse(text, memory=...)`` remembers
+the last few documents in the ``DocumentMemory`` it is given (the ``Analyzer``'s) and re-parses
+incrementally when ``text`` is a small edit of one of them, so callers that only ever pass text (the
+checks) get the speed-up too; without a memory it parses in full.
 
 Values and nodes are shared between successive documents: treat them as read-only.
 """
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
 from ..pointer import escape
+from .memory import DocumentMemory
 from .parser import _CLOSE, DuplicateKey, Node, Property, RawDuplicate, SyntaxIssue, parse_tree, parse_value_at
 
 Part = Literal["value", "key", "property"]
@@ -429,18 +430,16 @@ _UNKNOWN = object()
 
 #: Texts shorter than this are always parsed in full (it is faster than finding the edit).
 INCREMENTAL_MIN = 1 << 15
-_RECENT_SIZE = 3
-_recent: list[ParsedDocument] = []
-_lock = threading.Lock()
 
 
-def parse(text: str, *, jsonc: bool = False, previous: ParsedDocument | None = None) -> ParsedDocument:
+def parse(text: str, *, jsonc: bool = False, previous: ParsedDocument | None = None,
+          memory: DocumentMemory | None = None) -> ParsedDocument:
     """Parse ``text`` (JSON, or JSONC with ``jsonc=True``: comments and trailing commas allowed).
 
-    Remembers the last few documents: the same text again returns the same document, and a small edit
-    of one of them is re-parsed incrementally (``previous`` names the document to compare with)."""
-    with _lock:
-        candidates = [previous] if previous is not None else list(reversed(_recent))
+    With a ``memory``, the same text again returns the same document, a small edit of a remembered
+    document is re-parsed incrementally, and the result is remembered. ``previous`` names the one
+    document to compare with instead. With neither, a full parse."""
+    candidates = [previous] if previous is not None else memory.recent() if memory is not None else []
     for doc in candidates:
         if doc.jsonc == jsonc and (doc.text is text or (len(doc.text) == len(text) and doc.text == text)):
             return doc
@@ -459,17 +458,16 @@ def parse(text: str, *, jsonc: bool = False, previous: ParsedDocument | None = N
             break
     if result is None:
         result = ParsedDocument(text, jsonc=jsonc)
-    remember(result)
+    if memory is not None:
+        memory.remember(result)
     return result
 
 
-def remember(doc: ParsedDocument) -> None:
-    """Make ``doc`` one of the documents ``parse`` compares new texts with."""
-    with _lock:
-        if doc in _recent:
-            _recent.remove(doc)
-        _recent.append(doc)
-        del _recent[:-_RECENT_SIZE]
+def remember(doc: ParsedDocument, memory: DocumentMemory | None = None) -> None:
+    """Make ``doc`` one of the documents ``parse(..., memory=memory)`` compares new texts with
+    (without a memory there is nothing to remember it in)."""
+    if memory is not None:
+        memory.remember(doc)
 
 
 def _diff(old: str, new: str) -> tuple[int, int, int] | None:
@@ -520,8 +518,8 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
     return limit
 
 
-__all__ = ["DuplicateKey", "Location", "Node", "ParsedDocument", "Property", "SyntaxIssue", "parse", "remember",
-           "reparse"]
+__all__ = ["DocumentMemory", "DuplicateKey", "Location", "Node", "ParsedDocument", "Property", "SyntaxIssue",
+           "parse", "remember", "reparse"]
 
 
 def _in_order(errors: list[SyntaxIssue]) -> list[SyntaxIssue]:

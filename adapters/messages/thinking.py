@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from importlib.resources import files
+from types import MappingProxyType
 from typing import Any
 
 from ..errors import ToolcastError
 from .model import ThinkingLevel
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(files("toolcast.schemas").joinpath("models.json").read_text(encoding="utf-8"))
-    return data
+@cache
+def _table() -> Mapping[str, Any]:
+    """``schemas/models.json``, read on first use and frozen: a constant of the package, not a memo of
+    anything a user wrote (see "Who owns the caches" in docs/design.md)."""
+    data = json.loads(files("toolcast.schemas").joinpath("models.json").read_text(encoding="utf-8"))
+    frozen: Mapping[str, Any] = _frozen(data)
+    return frozen
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 #: The model a request is sent for when its own model belongs to another provider (and no ``--model``).
@@ -33,10 +46,10 @@ def model_provider(model: str) -> str | None:
     return next((provider for prefix, provider in _FAMILIES if lowered.startswith(prefix)), None)
 
 
-def model_entry(provider: str, model: str) -> dict[str, Any] | None:
-    """The table's entry for ``model`` (longest matching prefix), or None."""
-    best: dict[str, Any] | None = None
-    for entry in _table().get(provider, []):
+def model_entry(provider: str, model: str) -> Mapping[str, Any] | None:
+    """The table's entry for ``model`` (longest matching prefix; read-only), or None."""
+    best: Mapping[str, Any] | None = None
+    for entry in _table().get(provider, ()):
         if model.startswith(entry["prefix"]) and (best is None or len(entry["prefix"]) > len(best["prefix"])):
             best = entry
     return best

@@ -22,22 +22,45 @@ COMMAND_MODULES = (
     "messages_cmd",
     "snapshot_cmd",
 )
+#: Which module registers each subcommand: a command line naming one imports only that module.
+COMMANDS = {
+    "serve": "serve_cmd", "check": "check_cmd", "convert": "convert_cmd", "explain": "explain_cmd",
+    "providers": "providers_cmd", "request": "messages_cmd", "response": "messages_cmd", "snapshot": "snapshot_cmd",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _VersionAction(argparse.Action):
+    """``--version``: reads the installed metadata only when asked (importlib.metadata costs ~30 ms)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            ver = version("toolcast")
+        except PackageNotFoundError:  # running from a source tree
+            ver = "unknown"
+        parser._print_message(f"toolcast {ver}\n", sys.stdout)
+        parser.exit()
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. With ``only`` (a subcommand's name), just the module registering that
+    subcommand is imported: `toolcast serve` does not pay for the converters and the message model that
+    `convert` and `messages` import, and every command starts faster."""
     parser = argparse.ArgumentParser(
         prog="toolcast",
         description="Check LLM tool definitions and convert them to every provider's format.",
     )
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        ver = version("toolcast")
-    except PackageNotFoundError:  # running from a source tree
-        ver = "unknown"
-    parser.add_argument("--version", action="version", version=f"toolcast {ver}")
+    parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
+        if only is not None and name != COMMANDS.get(only):
+            continue
         try:
             module = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as exc:
@@ -46,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub)
     return parser
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` starts with, when it is one of ours; None for anything else (options
+    before it, a typo, no command: the full parser answers those)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def _safe_streams() -> None:
@@ -59,10 +88,10 @@ def _safe_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _safe_streams()
-    parser = build_parser()
     from .mcp_common import split_command
 
     own, server_command = split_command(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command_named(own))
     args = parser.parse_args(own)
     if server_command is not None:
         args.mcp_command = server_command

@@ -2,20 +2,31 @@
 ``toolcast check --mcp -- COMMAND [ARGS...]`` / ``--mcp-url URL``: every finding in the tools a live
 MCP server lists, located as ``mcp:<server>/<tool>#<pointer inside the tool>``.
 
-Exit status: 0 no errors, 1 errors found, 2 usage error, unreadable input or an unreachable server."""
+Exit status: 0 no errors, 1 errors found, 2 usage error, unreadable input or an unreachable server.
+
+Many files are checked by worker processes (``--jobs``; by default only when the work is large enough
+to pay for them, see ``PARALLEL_MIN_BYTES``); the output is the same as one process's, in the same order."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 _FORMATS = ("human", "json", "sarif", "github")
 _PROGRESS_MIN_FILES = 20
+#: With the default ``--jobs``, worker processes are used only when the candidate files add up to at
+#: least this many bytes (and there are at least two per worker) and at least two CPUs are idle.
+#: Measured (bench/bench_check.py --sweep, BENCHMARKS.md): starting two workers and carrying the
+#: reports back costs 100-300 ms on the two-core machine, checking 2.5-4 ms per KB of tool JSON, and
+#: two workers at best halve the checking: below a few hundred ms of checking they cannot win.
+PARALLEL_MIN_BYTES = 256 * 1024
+#: Files handed to a worker at a time: a few batches per worker keep both busy to the end.
+_BATCHES_PER_WORKER = 4
 
 
 def register(subparsers: Any) -> None:
@@ -48,8 +59,27 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--ignore", action="append", metavar="CODE", help="skip these codes or prefixes")
     p.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs_value,
+        default=None,
+        metavar="N",
+        help="worker processes for many files (0 or 1: check in this process; default: one per CPU, "
+        "used only when the files are large enough to gain from it)",
+    )
     add_source_arguments(p)
     p.set_defaults(func=run)
+
+
+def _jobs_value(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
 
 
 def _codes(values: Sequence[str] | None) -> tuple[str, ...]:
@@ -88,15 +118,23 @@ def _content_is_tools(report: Any) -> bool:
     return bool(report.is_tool_file and report.tools and not any(f.code == PARAMETERS_MISSING for f in report.findings))
 
 
-def _configured(folder: Path, args: argparse.Namespace) -> tuple[Any, list[Any]]:
+#: The command line's --target, --select and --ignore: plain tuples, so worker processes get them too.
+Overrides = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def _overrides(args: argparse.Namespace) -> Overrides:
+    return tuple(args.target or ()), _codes(args.select), _codes(args.ignore)
+
+
+def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any, list[Any]]:
     """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
     with the command line's --target, --select and --ignore applied; and its problems."""
-    from toolcast.adapters.checks import load_config
+    from toolcast.adapters.checks.config import load_config
 
-    select, ignore = _codes(args.select), _codes(args.ignore)
+    targets, select, ignore = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
-    if args.target:
-        cfg = replace(cfg, targets=tuple(t for t in cfg.targets if t in args.target) or tuple(args.target))
+    if targets:
+        cfg = replace(cfg, targets=tuple(t for t in cfg.targets if t in targets) or targets)
     if select:
         cfg = replace(cfg, select=select)
     if ignore:
@@ -129,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_server(args: argparse.Namespace) -> int:
     """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
-    from toolcast.adapters.checks import check_document
+    from toolcast.adapters.checks import Analyzer
     from toolcast.adapters.checks.engine import config_findings
     from toolcast.adapters.checks.formats import Located
 
@@ -143,7 +181,7 @@ def run_server(args: argparse.Namespace) -> int:
         return 2
     located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
                                                                               strict=True)]
-    report = check_document(live.text, config=cfg)
+    report = Analyzer().check_document(live.text, config=cfg)  # this run's analyzer: one document
     for item in _locate(f"mcp:{live.server}", live.text, list(report.findings), args.format):
         where, _inner = tool_location(live.server, item.finding.pointer, live.tools)
         located.append(replace(item, where=where, line_text=""))
@@ -196,7 +234,7 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
 
 
 def run_files(args: argparse.Namespace) -> int:
-    from toolcast.adapters.checks import CheckConfig, check_document, check_names_across
+    from toolcast.adapters.checks import CheckConfig, check_names_across
     from toolcast.adapters.checks.engine import config_findings
     from toolcast.adapters.checks.files import is_tool_file_name, walk_files
     from toolcast.adapters.checks.findings import Finding
@@ -206,14 +244,17 @@ def run_files(args: argparse.Namespace) -> int:
     configs: dict[Path, tuple[CheckConfig, list[Any]]] = {}
     config_problems: dict[str, list[Any]] = {}
 
-    def config_for(path: Path) -> CheckConfig:
-        folder = path if path.is_dir() else path.parent
+    def folder_config(folder: Path) -> CheckConfig:
+        """Resolved once per folder (the search for toolcast.toml / pyproject.toml upwards included)."""
         if folder not in configs:
             cfg, problems = _configured(folder, args)
             if problems:
                 config_problems.setdefault(problems[0].source, problems)
             configs[folder] = (cfg, problems)
         return configs[folder][0]
+
+    def config_for(path: Path) -> CheckConfig:
+        return folder_config(path if path.is_dir() else path.parent)
 
     if _bad_codes(args):
         return 2
@@ -243,25 +284,20 @@ def run_files(args: argparse.Namespace) -> int:
     reports: dict[str, Any] = {}
     texts: dict[str, str] = {}
     skipped = 0  # .json/.jsonc files outside the globs that hold no tool with a schema
-    for path, explicit in candidates:
-        progress.step()
-        try:
-            raw = path.read_bytes()
-            text = raw.decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
+    jobs = _workers(args.jobs, candidates)
+    outcomes = (_check_parallel(candidates, _overrides(args), jobs, progress) if jobs > 1
+                else _check_serial(candidates, folder_config, progress))
+    for (path, explicit), (kind, value, text) in zip(candidates, outcomes, strict=True):
+        if kind == "unreadable":
             if explicit:
-                if isinstance(exc, UnicodeDecodeError):
-                    print(f"toolcast check: {path}: not UTF-8 (byte {exc.start})", file=sys.stderr)
-                else:
-                    print(f"toolcast check: {path}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+                print(f"toolcast check: {path}: {value}", file=sys.stderr)
                 status = 2
             continue
-        cfg = config_for(path)
-        report = check_document(text, path=str(path), config=cfg)
-        if not explicit and not _content_is_tools(report):
+        folder_config(path.parent)  # in the files' order, so configuration problems are listed alike
+        if kind == "skipped":
             skipped += 1
             continue
-        reports[str(path)] = report
+        reports[str(path)] = value
         texts[str(path)] = text
     progress.close()
 
@@ -280,3 +316,146 @@ def run_files(args: argparse.Namespace) -> int:
         # Every file the walk looked at is accounted for: name a file or match it with `globs` to check it.
         summary += f"; {skipped} other JSON file(s) skipped (no tool with a parameters schema; name them or add a glob)"
     return _emit(located, args, summary, status)
+
+
+# -- checking the files: in this process, or in worker processes ---------------------------------------
+
+#: What checking one file gave: ("unreadable", message, "") | ("skipped", None, "") | ("report", report, text).
+Outcome = tuple[str, Any, str]
+
+
+def _check_one(path: Path, explicit: bool, config_of: Callable[[Path], Any], analyzer: Any = None) -> Outcome:
+    """Read and check one file, with the configuration of its folder (resolved once per folder) and the
+    run's ``Analyzer`` (in a worker: the batch's)."""
+    from toolcast.adapters.checks.api import DocumentReport, check_document
+
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return "unreadable", f"not UTF-8 (byte {exc.start})", ""
+    except OSError as exc:
+        return "unreadable", f"cannot read: {exc.strerror or exc}", ""
+    report = check_document(text, path=str(path), config=config_of(path.parent), analyzer=analyzer)
+    if not explicit and not _content_is_tools(report):
+        return "skipped", None, ""
+    # What the output needs, and nothing that cannot cross a process boundary (``resume``) or is built
+    # lazily: the findings placed and sorted once.
+    slim = DocumentReport(report.findings, report.tools, report.is_tool_file, is_request=report.is_request)
+    return "report", slim, text
+
+
+def _check_serial(candidates: list[tuple[Path, bool]], config_of: Callable[[Path], Any],
+                  progress: _Progress) -> list[Outcome]:
+    from toolcast.adapters.checks.analyzer import Analyzer
+
+    out = []
+    analyzer = Analyzer()  # every cache of this run's checks
+    for path, explicit in candidates:
+        progress.step()
+        out.append(_check_one(path, explicit, config_of, analyzer))
+    return out
+
+
+def check_batch(batch: list[tuple[str, bool]], overrides: Overrides) -> list[Outcome]:
+    """A worker process's job: a batch of files, in order. Module-level and given only plain values, so
+    it runs alike under the 'fork', 'forkserver' and 'spawn' start methods."""
+    configs: dict[Path, Any] = {}
+
+    def config_of(folder: Path) -> Any:
+        if folder not in configs:
+            configs[folder] = _configured(folder, overrides)[0]
+        return configs[folder]
+
+    from toolcast.adapters.checks.analyzer import Analyzer
+
+    analyzer = Analyzer()  # this worker's share of the run
+    return [_check_one(Path(path), explicit, config_of, analyzer) for path, explicit in batch]
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _idle_cpus() -> int:
+    """CPUs not already busy (by the one-minute load average): on a machine whose cores are taken by
+    other work, worker processes only add their start-up (measured: no gain at a load of 4-5 on 2 cores)."""
+    cpus = _cpus()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return cpus
+    return max(1, min(cpus, round(cpus - load + 0.5)))
+
+
+def _workers(jobs: int | None, candidates: list[tuple[Path, bool]]) -> int:
+    """How many worker processes: ``--jobs`` when given (0 and 1 mean none); by default one per CPU, but
+    only when the files are many and large enough for the workers to pay for themselves."""
+    if jobs is not None:
+        return min(jobs, len(candidates)) if jobs > 1 and len(candidates) > 1 else 1
+    cpus = _idle_cpus()
+    if cpus < 2 or len(candidates) < 2 * cpus:
+        return 1
+    total = 0
+    for path, _explicit in candidates:
+        try:
+            total += path.stat().st_size
+        except OSError:
+            continue
+        if total >= PARALLEL_MIN_BYTES:
+            return cpus
+    return 1
+
+
+def _start_method() -> str:
+    """'fork' where it is safe and cheapest (Linux: the CLI runs no threads, and the children start with
+    the checks already imported); 'spawn' elsewhere. TOOLCAST_START_METHOD overrides (tests)."""
+    import multiprocessing
+
+    wanted = os.environ.get("TOOLCAST_START_METHOD")
+    if wanted in multiprocessing.get_all_start_methods():
+        return wanted
+    return "fork" if sys.platform == "linux" else "spawn"
+
+
+def _warm_up(candidates: list[tuple[Path, bool]], overrides: Overrides) -> None:
+    """Check one small tool before the workers fork, so that each starts with the checks, converters and
+    validators imported and set up (under 'spawn' the workers do this themselves)."""
+    from toolcast.adapters.checks.api import check_document
+
+    tool = ('{"name": "warm_up", "description": "Set-up before the workers start.", "parameters": '
+            '{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}')
+    check_document(tool, path="warm_up.tool.json", config=_configured(candidates[0][0].parent, overrides)[0])
+
+
+def _check_parallel(candidates: list[tuple[Path, bool]], overrides: Overrides, jobs: int,
+                    progress: _Progress) -> list[Outcome]:
+    """The files checked by ``jobs`` worker processes, in batches, results in the files' order. A batch
+    whose worker died (killed, out of memory) is checked again in this process, with a warning."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    _warm_up(candidates, overrides)
+    size = max(1, -(-len(candidates) // (jobs * _BATCHES_PER_WORKER)))
+    batches = [candidates[i:i + size] for i in range(0, len(candidates), size)]
+    out: list[Outcome] = []
+    lost = 0
+    ctx = multiprocessing.get_context(_start_method())
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = [pool.submit(check_batch, [(str(p), e) for p, e in batch], overrides) for batch in batches]
+        for batch, future in zip(batches, futures, strict=True):
+            try:
+                done = future.result()
+            except BrokenProcessPool:
+                lost += len(batch)
+                done = check_batch([(str(p), e) for p, e in batch], overrides)
+            for _ in batch:
+                progress.step()
+            out.extend(done)
+    if lost:
+        print(f"toolcast check: a worker process stopped unexpectedly; {lost} file(s) were checked again "
+              "in the main process", file=sys.stderr)
+    return out

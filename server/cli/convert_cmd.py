@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcast.adapters.convert import Conversion, convert, convert_all
-from toolcast.adapters.document import LineIndex, parse
+from toolcast.adapters.document import LineIndex
 from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.loading import LoadedTool, load_tools
 from toolcast.adapters.targets import SHAPES, TARGETS, TargetOptions
@@ -82,9 +82,11 @@ def run(args: argparse.Namespace) -> int:
         print("toolcast convert: give a tool file (- for standard input), or a server: --mcp -- COMMAND [ARGS...] "
               "or --mcp-url URL", file=sys.stderr)
         return 2
+    from toolcast.adapters.checks import Analyzer
+
     try:
         text = read_source(args.file) if live is None else live.text
-        parsed = parse(text)
+        parsed = Analyzer().parse(text)  # this run's analyzer: the file is parsed once
         if parsed.errors:
             e = parsed.errors[0]
             line, col = LineIndex(text).position(e.start, "utf-32")

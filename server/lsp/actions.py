@@ -33,12 +33,11 @@ def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:
 def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[str, str]:
     """(file name, text) of the export — exactly what ``toolcast convert`` prints for the same input."""
     from toolcast.adapters.convert import convert, convert_all
-    from toolcast.adapters.document import parse
     from toolcast.adapters.loading import load_tools
     from toolcast.adapters.targets import export_file_name, source_stem
     from toolcast.server.cli.convert_cmd import render
 
-    value = parse(doc.text).value
+    value = doc.parsed.value
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
     stem = source_stem(path.name)
     if is_request_value(value):  # a request file: the provider's request, as `toolcast request` prints it
@@ -99,10 +98,9 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
                     edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
                         t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
 
-    from toolcast.adapters.document import parse
     from toolcast.adapters.messages import REQUEST_TARGETS
 
-    request = is_request_value(parse(doc.text).value)
+    request = is_request_value(doc.parsed.value)
     if report is None or not (report.tools or request):
         return actions
     offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)

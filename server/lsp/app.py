@@ -86,7 +86,8 @@ async def index_workspace(ls: ToolcastServer) -> None:
     """Check every tool file of the workspace once, with `$/progress` where the client supports it."""
     from .workspace import index_file, tool_files
 
-    token = "toolcast-index"
+    ls.index_runs += 1
+    token = f"toolcast-index-{ls.index_runs}"  # a fresh token per run: tokens must not be reused
     progress = ls.session.work_done_progress
     if progress:
         try:
@@ -118,17 +119,27 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
         ls.configs.clear()
         for doc in ls.documents.values():
             doc.report = None
+        # `globs` may have changed which files are tool files: index the workspace again.
+        ls.indexed.clear()
+        ls.indexed_lines.clear()
+        if ls.indexing is not None:
+            ls.indexing.cancel()
+        ls.indexing = asyncio.ensure_future(index_workspace(ls))
     for change in params.changes:
         path = uri_to_path(change.uri)
         if path is None:
             continue
-        if change.type == t.FileChangeType.Deleted:
+        # Which files are indexed is decided by name, with the rule `toolcast check` uses
+        # (adapters/checks/files.py), never by what a file happens to hold.
+        if change.type == t.FileChangeType.Deleted or not ls.is_tool_path(path):
             ls.indexed.pop(str(path), None)
             ls.indexed_lines.pop(str(path), None)
         else:
             checked = index_file(path)
-            if checked is not None and (checked[1].is_tool_file or str(path) in ls.indexed):
+            if checked is not None:
                 ls.indexed[str(path)] = checked
+            else:
+                ls.indexed.pop(str(path), None)
     for doc in ls.documents.values():
         ls.schedule(doc.uri)
     ls.refresh(lenses=True)

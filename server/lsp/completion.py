@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolcast.adapters.document import parse
+from toolcast.adapters.document import ParsedDocument
 
 KEYWORDS = (
     "type", "description", "title", "properties", "required", "items", "enum", "const", "default",
@@ -19,9 +19,9 @@ def in_schema(pointer: str) -> bool:
     return any(f"{field}/" in pointer + "/" for field in SCHEMA_FIELDS)
 
 
-def complete(text: str, offset: int) -> tuple[str, tuple[str, ...]] | None:
-    """("key" | "type", candidates) at ``offset``, or None outside a schema."""
-    loc = parse(text).location(offset)
+def complete(parsed: ParsedDocument, offset: int) -> tuple[str, tuple[str, ...]] | None:
+    """("key" | "type", candidates) at ``offset`` of a parsed document, or None outside a schema."""
+    loc = parsed.location(offset)
     pointer = loc.pointer
     if loc.is_key:
         parent = pointer.rsplit("/", 1)[0]

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolcast.adapters.checks import DocumentReport, Finding, Severity, rule_url
-from toolcast.adapters.checks.api import FindingBlock
-from toolcast.adapters.document import Encoding, LineIndex
+from toolcast.adapters.checks.findings import Finding, Severity
+from toolcast.adapters.checks.registry import rule_url
+
+if TYPE_CHECKING:
+    from toolcast.adapters.checks.api import DocumentReport, FindingBlock
+    from toolcast.adapters.document import Encoding, LineIndex
 
 SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
 

@@ -1,18 +1,22 @@
 """Open documents as toolcast sees them: text, version, line index and the latest check report.
 
 toolcast keeps its own store and applies incremental changes with its own ``LineIndex`` (LSP line
-breaks only), so positions stay right in files holding U+2028 and similar characters.
+breaks only), so positions stay right in files holding U+2028 and similar characters, and a change
+costs the same on a file of megabytes as on a small one (the text is joined once per analysis).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-from toolcast.adapters.checks import DocumentReport
 from toolcast.adapters.document import Encoding, LineIndex
+
+if TYPE_CHECKING:  # the engine and the parser load with the first document, not to answer `initialize`
+    from toolcast.adapters.checks import DocumentReport
+    from toolcast.adapters.document import ParsedDocument
 
 from .diagnostics import FragmentCache
 
@@ -26,8 +30,12 @@ def uri_to_path(uri: str) -> Path | None:
 
 @dataclass
 class Document:
+    """One open document: the text (held by its line index, see ``LineIndex``), its version, and the
+    analysis of that version — the parse (``parsed``) and the check report — computed once per version
+    and dropped by every change. Handlers take the analysis from here; nothing re-parses the text."""
+
     uri: str
-    text: str
+    initial_text: InitVar[str]
     version: int
     language_id: str = "json"
     index: LineIndex = field(init=False)
@@ -37,36 +45,56 @@ class Document:
     settled: bool = False  # analysed once (see ToolcastServer.report)
     changed_at: float = 0.0  # monotonic time of the last change (bursts are published once)
     published_names: tuple[str | None, ...] = ()  # tool names as last published
+    _parsed: ParsedDocument | None = field(default=None, init=False, repr=False)
+    _parsed_version: int | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self.index = LineIndex(self.text)
+    def __post_init__(self, initial_text: str) -> None:
+        self.index = LineIndex(initial_text)
+
+    @property
+    def text(self) -> str:
+        return self.index.text
 
     @property
     def path(self) -> Path | None:
         return uri_to_path(self.uri)
 
-    def set_text(self, text: str, version: int) -> None:
-        self.text = text
+    @property
+    def jsonc(self) -> bool:
+        """Comments and trailing commas allowed (a `.jsonc` file), as ``toolcast check`` reads it."""
+        from toolcast.adapters.checks.engine import is_jsonc
+
+        path = self.path
+        return is_jsonc(str(path) if path is not None else None)
+
+    @property
+    def parsed(self) -> ParsedDocument:
+        """The parse of the current version (re-parsed incrementally from the previous version's)."""
+        if self._parsed is None or self._parsed_version != self.version or self._parsed.text is not self.text:
+            from toolcast.adapters.document.parsed import parse
+
+            self._parsed = parse(self.text, jsonc=self.jsonc, previous=self._parsed)
+            self._parsed_version = self.version
+        return self._parsed
+
+    def _changed(self, version: int) -> None:
         self.version = version
-        self.index = LineIndex(text)
         self.report = None
         self.report_version = None
 
+    def set_text(self, text: str, version: int) -> None:
+        self.index = LineIndex(text)
+        self._changed(version)
+
     def apply(self, changes: list[Any], version: int, encoding: Encoding) -> None:
         """Apply ``didChange`` content changes in order (whole-document or ranged)."""
-        text = self.text
         index = self.index
         for change in changes:
             rng = getattr(change, "range", None)
             if rng is None:
-                text = change.text
-                index = LineIndex(text)
+                index = LineIndex(change.text)
             else:
-                text, a, b = index.apply_change((rng.start.line, rng.start.character),
-                                                (rng.end.line, rng.end.character), change.text, encoding)
-                index = index.edited(a, b, change.text, text)  # recounts only the touched blocks
-        self.text = text
+                index = index.apply_change((rng.start.line, rng.start.character),
+                                           (rng.end.line, rng.end.character), change.text, encoding)[0]
         self.index = index
-        self.version = version
-        self.report = None
-        self.report_version = None
+        self._changed(version)

@@ -6,7 +6,7 @@ from typing import Any
 
 from toolcast.adapters.checks import CheckConfig, DocumentReport
 from toolcast.adapters.checks.losses import changes_meaning
-from toolcast.adapters.document import parse
+from toolcast.adapters.document import ParsedDocument
 from toolcast.adapters.providers import DISPLAY_NAMES
 
 
@@ -25,11 +25,10 @@ def keyword_fate(keyword: str, mode: dict[str, Any]) -> str:
     return special.get(keyword, "kept")
 
 
-def hover_text(text: str, offset: int, report: DocumentReport | None, config: CheckConfig
+def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | None, config: CheckConfig
                ) -> tuple[str, tuple[int, int]] | None:
     from toolcast.adapters.convert import load_profile
 
-    parsed = parse(text)
     loc = parsed.location(offset)
     if not loc.pointer:
         return None

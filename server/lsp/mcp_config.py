@@ -52,11 +52,12 @@ class Entry:
 
 
 def entries(text: str) -> list[Entry]:
-    """The server entries of a configuration text (JSONC tolerated), in file order."""
+    """The server entries of a configuration text (JSONC: VS Code's and Claude's files allow comments),
+    in file order."""
     from toolcast.adapters import pointer as jp
     from toolcast.adapters.document import parse
 
-    parsed = parse(text)
+    parsed = parse(text, jsonc=True)
     value = parsed.value
     if not isinstance(value, dict):
         return []
@@ -100,7 +101,7 @@ def _entry(name: str, span: tuple[int, int], spec: Any) -> Entry:
 def code_lenses(ls: Any, doc: Any) -> list[t.CodeLens]:
     """One lens per server entry; the command runs only when the user chooses it."""
     lenses = []
-    for entry in entries(doc.text):
+    for entry in entries(doc.text):  # a configuration file: JSONC, whatever its name says
         rng = ls.range(doc, (entry.span[0], entry.span[0]), ls.encoding)
         if entry.problem:
             lenses.append(t.CodeLens(rng, t.Command(f"toolcast: {entry.problem}", "")))
@@ -193,7 +194,7 @@ async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
     path = snapshot_folder() / f"{label(name)}.tools.json"
     path.write_text(body, encoding="utf-8")
     cfg, _problems = load_config(_folder(config))
-    report = check_document(body, config=cfg)
+    report = check_document(body, config=cfg, analyzer=getattr(ls, "analyzer", None))  # the session's
     errors = sum(1 for f in report.findings if f.severity == Severity.ERROR)
     result = {"path": str(path), "uri": path.as_uri(), "server": server_label, "tools": len(found.tools),
               "errors": errors, "findings": len(report.findings)}

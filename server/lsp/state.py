@@ -9,26 +9,22 @@ import gc
 import json
 import logging
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
-from toolcast.adapters.checks import (
-    CheckConfig,
-    DocumentReport,
-    Finding,
-    check_document,
-    check_names_across,
-    config_from_mapping,
-    load_config,
-)
-from toolcast.adapters.checks.files import is_tool_file_name
-from toolcast.adapters.document import Encoding, LineIndex
+from toolcast.adapters.checks.analyzer import Analyzer  # light: no checks, no parser until first use
 
-from .diagnostics import RawJson, diagnostics_json
-from .documents import Document
+from .. import __version__
+from .diagnostics import RawJson
 from .protocol import ToolcastProtocol, run_io
 from .session import ClientSession
+
+if TYPE_CHECKING:  # the checks are imported when the first document needs them, not to answer `initialize`
+    from toolcast.adapters.checks import CheckConfig, DocumentReport, Finding
+    from toolcast.adapters.document import Encoding, LineIndex
+
+    from .documents import Document
 
 log = logging.getLogger("toolcast.server")
 
@@ -60,13 +56,7 @@ def _in_event_loop() -> bool:
 
 class ToolcastServer(LanguageServer):
     def __init__(self) -> None:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            ver = version("toolcast")
-        except PackageNotFoundError:
-            ver = "0"
-        super().__init__("toolcast", ver, text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
+        super().__init__("toolcast", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
                          protocol_cls=ToolcastProtocol)
         self.documents: dict[str, Document] = {}
         self.client_settings: dict[str, Any] = {}
@@ -76,6 +66,8 @@ class ToolcastServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}  # publishes waiting to run
         self.completing: dict[str, asyncio.Future[None]] = {}  # background completion of checks
         self.watchdog: asyncio.Future[None] | None = None
+        self.indexing: asyncio.Future[None] | None = None  # a re-index of the workspace under way
+        self.index_runs = 0
         self.roots: list[Path] = []
         self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
         self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
@@ -84,6 +76,9 @@ class ToolcastServer(LanguageServer):
         # the first diagnostics already use them: a client's `targets` must never apply "sometimes".
         self.settings_ready = asyncio.Event()
         self.exit_code = 0  # of the process, once the message loop ends (see ToolcastProtocol)
+        # Every cache of the analysis, for this session: checks, and every parse that may reuse the
+        # document the last check parsed (hover, completion, symbols, actions).
+        self.analyzer = Analyzer()
 
     def _start_io_async(self, stdin: Any = None, stdout: Any = None) -> None:
         """toolcast's own message loop (``protocol.run_io``): framing that never wedges."""
@@ -113,7 +108,13 @@ class ToolcastServer(LanguageServer):
         return cached
 
     def _load_config(self, folder: Path | None) -> CheckConfig:
-        from toolcast.adapters.checks.config import ConfigReadError, find_config_file
+        from toolcast.adapters.checks.config import (
+            CheckConfig,
+            ConfigReadError,
+            config_from_mapping,
+            find_config_file,
+            load_config,
+        )
 
         data: dict[str, Any] = {}
         source = "client settings"
@@ -145,6 +146,8 @@ class ToolcastServer(LanguageServer):
         limit = data.pop("max_diagnostics", None) if "max_diagnostics" in data else None
         if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
             self.max_diagnostics = limit
+        from toolcast.adapters.checks.config import config_from_mapping
+
         _, problems = config_from_mapping(data, "client settings") if data else (None, [])
         if problems:
             text = "; ".join(f"{p.key}: {p.message}" for p in problems)
@@ -178,11 +181,20 @@ class ToolcastServer(LanguageServer):
     def is_candidate(self, doc: Document, config: CheckConfig) -> bool:
         """A tool file by name: the rule ``toolcast check`` and the workspace index use, relative to the
         innermost workspace folder holding the document."""
+        from toolcast.adapters.checks.files import is_tool_file_name
+
         path = doc.path
         if path is None:
             return is_tool_file_name(PurePosixPath(doc.uri.rsplit("/", 1)[-1]), None, config.globs)
+        return self.is_tool_path(path, config)
+
+    def is_tool_path(self, path: Path, config: CheckConfig | None = None) -> bool:
+        """Whether a file on disk is a tool file by name (``adapters/checks/files.py``), relative to the
+        innermost workspace folder holding it, with its folder's configuration (``globs``)."""
+        from toolcast.adapters.checks.files import is_tool_file_name
+
         root = max((r for r in self.roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None)
-        return is_tool_file_name(path, root, config.globs)
+        return is_tool_file_name(path, root, (config or self.config_in(path.parent)).globs)
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version). A large
@@ -190,9 +202,12 @@ class ToolcastServer(LanguageServer):
         an edit's after EDIT_BUDGET. The rest is finished in the background (``_complete``)."""
         if doc.report is not None and doc.report_version == doc.version:
             return doc.report
+        from toolcast.adapters.checks.api import DocumentReport, check_document
+
         config = self.config_for(doc)
         budget = EDIT_BUDGET if doc.settled else FIRST_BUDGET
-        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget)
+        report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget,
+                                parsed=doc.parsed, analyzer=self.analyzer)
         if not report.is_tool_file and not self.is_candidate(doc, config):
             report = DocumentReport((), (), False)
         doc.report, doc.report_version = report, doc.version
@@ -201,7 +216,7 @@ class ToolcastServer(LanguageServer):
                 self.completing[doc.uri] = asyncio.ensure_future(self._complete(doc))
         elif not doc.settled:
             doc.settled = True
-            if len(doc.text) > SETTLE_SIZE:
+            if doc.index.length > SETTLE_SIZE:
                 # A large document's first analysis leaves millions of long-lived objects (tree,
                 # values, findings). Freezing them keeps the cycle collector from walking them all
                 # on later keystrokes (a pause of 100 ms and more); reference counting still frees
@@ -230,6 +245,10 @@ class ToolcastServer(LanguageServer):
 
     def diagnostics(self, doc: Document) -> str:
         """The JSON array of the document's diagnostics."""
+        from toolcast.adapters.checks.api import check_names_across
+
+        from .diagnostics import diagnostics_json
+
         report = self.report(doc)
         if report is None:
             return "[]"
@@ -253,6 +272,8 @@ class ToolcastServer(LanguageServer):
             text = self.indexed[path][0]
             known = self.indexed_lines.get(path)
             if known is None or known.text is not text:
+                from toolcast.adapters.document.line_index import LineIndex
+
                 known = self.indexed_lines[path] = LineIndex(text)
             return Path(path).as_uri(), known
         return None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from lsprotocol import types as t
-from toolcast.adapters.checks.losses import changes_meaning
 
 from . import mcp_config
 from .state import ToolcastServer
@@ -16,7 +15,7 @@ def completion(ls: ToolcastServer, params: t.CompletionParams) -> t.CompletionLi
     if doc is None:
         return None
     offset = doc.index.offset(params.position.line, params.position.character, ls.encoding)
-    found = complete(doc.text, offset)
+    found = complete(doc.parsed, offset)
     if found is None:
         return None
     kind, labels = found
@@ -31,7 +30,7 @@ def hover(ls: ToolcastServer, params: t.HoverParams) -> t.Hover | None:
     if doc is None or ls.report(doc) is None:
         return None
     offset = doc.index.offset(params.position.line, params.position.character, ls.encoding)
-    found = hover_text(doc.text, offset, ls.report(doc), ls.config_for(doc))
+    found = hover_text(doc.parsed, offset, ls.report(doc), ls.config_for(doc))
     if found is None:
         return None
     text, span = found
@@ -39,14 +38,13 @@ def hover(ls: ToolcastServer, params: t.HoverParams) -> t.Hover | None:
 
 
 def document_symbol(ls: ToolcastServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
-    from toolcast.adapters.document import parse
     from toolcast.adapters.loading import iter_tool_objects
 
     doc = ls.documents.get(params.text_document.uri)
     report = ls.report(doc) if doc else None
     if doc is None or report is None or not report.tools:
         return []
-    parsed = parse(doc.text)
+    parsed = doc.parsed
     fields = {o.index: o.field_pointers for o in iter_tool_objects(parsed.value)}
     symbols = []
     for tool in report.tools:
@@ -67,6 +65,8 @@ def document_symbol(ls: ToolcastServer, params: t.DocumentSymbolParams) -> list[
 
 
 def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
+    from toolcast.adapters.checks.losses import changes_meaning
+
     doc = ls.documents.get(params.text_document.uri)
     if doc is not None and mcp_config.is_config(doc.path):
         return mcp_config.code_lenses(ls, doc)

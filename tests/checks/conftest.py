@@ -1,4 +1,23 @@
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per tool checked from its text (``_ToolChecker.run``): how warm or cold a check was."""
+    from toolcast.adapters.checks import tool_checks
+
+    counted: list[int] = []
+    real = tool_checks._ToolChecker.run
+
+    def run(self: Any) -> Any:
+        counted.append(1)
+        return real(self)
+
+    monkeypatch.setattr(tool_checks._ToolChecker, "run", run)
+    return counted

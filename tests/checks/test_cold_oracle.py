@@ -1,19 +1,14 @@
-"""The cold oracle is cold: after ``reset_all_caches()`` every tool is checked again, and it knows every
-module-level cache of the analysis."""
+"""The cold oracle is cold: a fresh ``Analyzer`` (and a call without one) checks every tool again, an
+analyzer remembers only what it was given, and every table of an analyzer is used and emptied by
+``clear``."""
 
 from __future__ import annotations
 
-import functools
-import importlib
 import json
-import pkgutil
-from collections import OrderedDict
-from typing import Any
+from pathlib import Path
 
-import pytest
-import toolcast.adapters
-from cold_oracle import fresh_process_findings, reset_all_caches, summary
-from toolcast.adapters.checks import CheckConfig, check_document, engine, tool_checks
+from cold_oracle import cold_findings, fresh_process_findings, summary
+from toolcast.adapters.checks import Analyzer, CheckConfig, check_document
 
 CONFIG = CheckConfig(targets=("openai", "gemini"))
 
@@ -23,48 +18,50 @@ def _text(n: int) -> str:
     return json.dumps([{"name": f"cold_{i}", "description": "d", "parameters": params} for i in range(n)], indent=2)
 
 
-def test_reset_makes_every_tool_checked_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    runs: list[int] = []
-    real = tool_checks._ToolChecker.run
-
-    def counted(self: Any) -> Any:
-        runs.append(1)
-        return real(self)
-
-    monkeypatch.setattr(tool_checks._ToolChecker, "run", counted)
+def test_a_fresh_analyzer_checks_every_tool_again(runs: list[int]) -> None:
     text = _text(5)
-    first = check_document(text, config=CONFIG).findings
+    warm = Analyzer()
+    first = check_document(text, config=CONFIG, analyzer=warm).findings
+    assert len(runs) == 5
     runs.clear()
-    assert check_document(text, config=CONFIG).findings == first and len(runs) == 0  # warm: nothing re-checked
-    assert engine._SEEN and engine._PLACED and tool_checks._CACHE  # the caches the reset must empty
-    reset_all_caches()
-    assert not (engine._SEEN or engine._SHAPES or engine._PLACED or engine._DOC_CHECKS or engine._CONTEXTS
-                or tool_checks._CACHE)
-    cold = check_document(text, config=CONFIG).findings
-    assert len(runs) == 5  # cold: every tool checked from its text
-    assert cold == first
+    assert check_document(text, config=CONFIG, analyzer=warm).findings == first and len(runs) == 0  # warm
+    assert cold_findings(text, CONFIG) == first and len(runs) == 5  # a fresh analyzer: every tool again
+    runs.clear()
+    # No analyzer: cold too, every time (no hidden module-level one).
+    assert check_document(text, config=CONFIG).findings == first and len(runs) == 5
+    assert check_document(text, config=CONFIG).findings == first and len(runs) == 10
+    # The warm analyzer was not touched by the cold checks, nor they by it.
+    runs.clear()
+    assert check_document(text, config=CONFIG, analyzer=warm).findings == first and len(runs) == 0
 
 
-def test_a_fresh_process_agrees_with_a_reset_process() -> None:
+def test_clear_makes_an_analyzer_cold(runs: list[int]) -> None:
+    text = _text(4)
+    analyzer = Analyzer()
+    first = check_document(text, config=CONFIG, analyzer=analyzer).findings
+    analyzer.clear()
+    assert not any(analyzer.sizes().values())
+    runs.clear()
+    assert check_document(text, config=CONFIG, analyzer=analyzer).findings == first and len(runs) == 4
+
+
+def test_every_table_of_an_analyzer_is_used(tmp_path: Path) -> None:
+    """A table nothing fills would be a cache that moved somewhere else; ``clear`` empties them all."""
+    (tmp_path / "defs.json").write_text('{"$defs": {"n": {"type": "integer"}}}', encoding="utf-8")
+    tool = {"name": "t", "description": "d", "parameters": {"type": "object", "properties": {
+        "n": {"$ref": "defs.json#/$defs/n"}}}}
+    analyzer = Analyzer()
+    text = json.dumps([tool], indent=2)
+    check_document(text, path=str(tmp_path / "a.tool.json"), config=CONFIG, analyzer=analyzer)
+    assert analyzer.parse(text) is analyzer.parse(text)  # the document the check parsed
+    sizes = analyzer.sizes()
+    assert all(sizes.values()), sizes
+    analyzer.clear()
+    assert not any(analyzer.sizes().values())
+
+
+def test_a_fresh_process_agrees_with_a_fresh_analyzer() -> None:
     text = _text(3)
-    reset_all_caches()
-    here = summary(check_document(text, config=CONFIG).findings)
+    here = summary(cold_findings(text, CONFIG))
     assert here == fresh_process_findings(text, {"targets": ["openai", "gemini"]})
     assert any(row[0] == "TC302" for row in here)
-
-
-def test_every_module_level_cache_is_known() -> None:
-    """A new module-level cache must be added to ``reset_all_caches`` (and to this list)."""
-    known = {"engine._SEEN", "engine._SHAPES", "engine._PLACED", "engine._DOC_CHECKS", "engine._CONTEXTS",
-             "tool_checks._CACHE", "parsed._recent", "validation._load_workspace_file", "providers.profile_text",
-             "providers.profile", "thinking._table"}
-    found = set()
-    for info in pkgutil.walk_packages(toolcast.adapters.__path__, "toolcast.adapters."):
-        module = importlib.import_module(info.name)
-        short = info.name.rsplit(".", 1)[1]
-        for name, value in vars(module).items():
-            cached_fn = isinstance(value, functools._lru_cache_wrapper) and value.__module__ == info.name
-            mutable_store = isinstance(value, OrderedDict) or name in ("_recent", "_CONTEXTS")
-            if cached_fn or mutable_store:
-                found.add(f"{short}.{name}")
-    assert found == known, (found - known, known - found)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from cold_oracle import reset_all_caches
-from toolcast.adapters.checks import CheckConfig, Finding, check_document
+from cold_oracle import cold_findings, cold_report
+from toolcast.adapters.checks import Analyzer, CheckConfig, Finding, check_document
 
 CONFIG = CheckConfig(targets=("openai", "anthropic", "gemini"))
 
@@ -68,12 +68,11 @@ def test_syntax_error_is_local_and_other_findings_are_unchanged(state: str) -> N
     if state == "trailing-comma":
         broken = broken.replace('"required": ["city"]}\n  },', '"required": ["city"]},\n  },')
     assert broken != VALID, state
-    # Both sides cold: with the caches warm, the second tool's findings would come from the cache of its
-    # (unchanged) text and the comparison would hold whatever the broken document does to it.
-    reset_all_caches()
-    valid_report = check_document(VALID, config=CONFIG)
-    reset_all_caches()
-    report = check_document(broken, config=CONFIG)
+    # Both sides cold (a fresh analyzer each): with a warm one, the second tool's findings would come
+    # from the memory of its (unchanged) text and the comparison would hold whatever the broken
+    # document does to it.
+    valid_report = cold_report(VALID, CONFIG)
+    report = cold_report(broken, CONFIG)
     errors = [f for f in report.findings if f.code == "TC001"]
     assert errors, f"{state}: no syntax error reported"
     # Reported where it is: within the first tool (lines 1-5), never in the second one.
@@ -92,3 +91,14 @@ def test_syntax_error_is_local_and_other_findings_are_unchanged(state: str) -> N
     assert {"TC110", "TC302", "TC307"} <= {row[0] for row in _second_tool(report.findings, broken, second_tool_start)}
     # The second tool is still listed, with its name.
     assert [t.name for t in report.tools][-1] == "bad name"
+
+
+@pytest.mark.parametrize("state", list(STATES))
+def test_typing_through_a_broken_state_warm_equals_cold(state: str) -> None:
+    """The editor's path: one analyzer sees the valid text, the broken one, and the valid one again."""
+    broken = VALID.replace(EDITED_LINE, STATES[state])
+    if state == "trailing-comma":
+        broken = broken.replace('"required": ["city"]}\n  },', '"required": ["city"]},\n  },')
+    analyzer = Analyzer()
+    for text in (VALID, broken, VALID):
+        assert check_document(text, config=CONFIG, analyzer=analyzer).findings == cold_findings(text, CONFIG), state

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -49,12 +51,13 @@ def test_positions_inside_a_character_snap_to_its_start_and_clamp() -> None:
 
 def test_apply_change_and_edited_index() -> None:
     index = LineIndex('{"a": 1}\n{"b": 2}')
-    text, start, end = index.apply_change((1, 6), (1, 7), "3\r\n", "utf-16")
-    assert text == '{"a": 1}\n{"b": 3\r\n}' and (start, end) == (15, 16)
-    edited = index.edited(start, end, "3\r\n")
-    assert edited.text == text and edited.starts == LineIndex(text).starts == [0, 9, 18]
-    text2, a, b = edited.apply_change((0, 0), (2, 0), "😋", "utf-8")
-    assert text2 == "😋}" and edited.edited(a, b, "😋", text2).starts == [0]
+    edited, start, end = index.apply_change((1, 6), (1, 7), "3\r\n", "utf-16")
+    text = '{"a": 1}\n{"b": 3\r\n}'
+    assert edited.text == text and (start, end) == (15, 16)
+    assert edited.starts == LineIndex(text).starts == [0, 9, 18]
+    assert index.text == '{"a": 1}\n{"b": 2}' and index.starts == [0, 9]  # the old index is unchanged
+    again, a, b = edited.apply_change((0, 0), (2, 0), "😋", "utf-8")
+    assert again.text == "😋}" and (a, b) == (0, 18) and again.starts == [0] and again.length == 2
 
 
 @pytest.fixture
@@ -68,18 +71,30 @@ pieces = st.sampled_from(["a", "\n", "\r", "\r\n", "😋", "é", "中", "\u2028"
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(pieces, max_size=30).map("".join), st.data())
 def test_edited_equals_a_fresh_index(small_blocks: None, text: str, data: st.DataObject) -> None:
+    """Edits applied one after another (the joined text asked for only sometimes, so edits also land on
+    blocks that are still slices of older strings) give the index a fresh build of the text gives, and
+    the line starts an independent regular expression finds."""
     index = LineIndex(text)
-    for _ in range(4):
+    for _ in range(6):
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, len(text)))
         new = data.draw(st.lists(pieces, max_size=5).map("".join))
+        old, old_text = index, text
         index = index.edited(start, end, new)
         text = text[:start] + new + text[end:]
         fresh = LineIndex(text)
-        assert index.text == text and index.starts == fresh.starts and index.line_count == fresh.line_count
+        expected_starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+        assert index.starts == fresh.starts == expected_starts and index.line_count == len(expected_starts)
+        assert index.length == len(text) and index.slice(1, len(text) - 1) == text[1:-1]
         for offset in range(len(text) + 1):
             for enc in ENCODINGS:
-                assert index.position(offset, enc) == fresh.position(offset, enc)  # type: ignore[arg-type]
+                pos = index.position(offset, enc)  # type: ignore[arg-type]
+                assert pos == fresh.position(offset, enc)  # type: ignore[arg-type]
+                assert index.offset(*pos, enc) == fresh.offset(*pos, enc)  # type: ignore[arg-type, misc]
+        if data.draw(st.booleans()):
+            assert index.text == text
+        assert old.text == old_text  # an edit leaves the index it was made from as it was
+    assert index.text == text
 
 
 @settings(max_examples=200, deadline=None)
@@ -115,22 +130,26 @@ def test_incoming_positions_land_on_a_character_start(text: str, line: int, char
 def test_defaults_are_utf16() -> None:
     index = LineIndex("😋ab")
     assert index.offset(0, 2) == 1  # after the emoji: two UTF-16 units
-    assert index.apply_change((0, 2), (0, 3), "X") == ("😋Xb", 1, 2)
+    edited, a, b = index.apply_change((0, 2), (0, 3), "X")
+    assert (edited.text, a, b) == ("😋Xb", 1, 2)
 
 
 @pytest.mark.parametrize(("encoding", "start", "end"), [("utf-8", 4, 5), ("utf-16", 2, 3), ("utf-32", 1, 2)])
 def test_apply_change_reads_both_ends_in_the_given_encoding(encoding: str, start: int, end: int) -> None:
     index = LineIndex("x\n😋ab😋c")
-    assert index.apply_change((1, start), (1, end), "X", encoding) == ("x\n😋Xb😋c", 3, 4)  # type: ignore[arg-type]
+    edited, a, b = index.apply_change((1, start), (1, end), "X", encoding)  # type: ignore[arg-type]
+    assert (edited.text, a, b) == ("x\n😋Xb😋c", 3, 4)
     # The end's column is past another non-ASCII character: it is converted too, not taken as code points.
     after = {"utf-8": 10, "utf-16": 6, "utf-32": 4}[encoding]
-    assert index.apply_change((1, start), (1, after), "", encoding)[0] == "x\n😋c"  # type: ignore[arg-type]
+    assert index.apply_change((1, start), (1, after), "", encoding)[0].text == "x\n😋c"  # type: ignore[arg-type]
 
 
 def test_a_reversed_range_is_the_same_range() -> None:
     index = LineIndex("abcdef")
-    assert index.apply_change((0, 4), (0, 1), "X") == ("aXef", 1, 4)
-    assert index.apply_change((0, 1), (0, 4), "X") == ("aXef", 1, 4)
+    for start, end in (((0, 4), (0, 1)), ((0, 1), (0, 4))):
+        edited, a, b = index.apply_change(start, end, "X")
+        assert (edited.text, a, b) == ("aXef", 1, 4)
+    assert index.edited(4, 1, "X").text == "aXef"
 
 
 def test_offsets_at_and_past_the_last_line() -> None:
@@ -138,3 +157,34 @@ def test_offsets_at_and_past_the_last_line() -> None:
     assert index.line_count == 2
     assert index.offset(2, 0) == 5 and index.offset(7, 3) == 5 and index.offset(-1, 3) == 0
     assert index.offset(1, 99) == 5 and index.offset(0, 99) == 2
+
+
+def test_deleting_whole_blocks_never_leaves_cr_and_lf_in_two_blocks(small_blocks: None) -> None:
+    # Blocks of 4: "abc\r" "defg" "\nxyz". Deleting the middle block brings CR and LF together.
+    index = LineIndex("abc\rdefg\nxyz")
+    edited = index.edited(4, 8, "")
+    assert edited.line_count == 2 and edited.starts == [0, 5] and edited.line_end(0) == 3
+    assert edited.position(4, "utf-16") == (0, 3)  # between CR and LF: the end of line 0
+    # The same with the CR at the end of the deleted range's left neighbour and an insertion.
+    inserted = LineIndex("abc\rdefg\nxyz").edited(4, 9, "\n")
+    assert inserted.starts == [0, 5] and inserted.text == "abc\r\nxyz"
+
+
+def test_edits_next_to_blocks_cut_from_other_strings(small_blocks: None) -> None:
+    """Blocks made by earlier edits are slices of other strings (at other offsets) than the blocks
+    around them; the CR LF check must read the block just before the edit, and only when there is one."""
+    # Block 1 "xxx\r" and block 2 "efgh" are slices of an edit's string; block 0 "abcd" of the original text.
+    # (`text` is asked for last: joining makes every block a slice of the joined string.)
+    index = LineIndex("abcdefgh").edited(4, 8, "xxx\r").edited(8, 8, "efgh")
+    joined = index.edited(8, 8, "\n")  # LF right after block 1's CR: one line break
+    assert joined.starts == LineIndex("abcdxxx\r\nefgh").starts == [0, 9] and joined.line_count == 2
+    assert index.text == "abcdxxx\refgh" and index.starts == [0, 8]
+    # An LF inserted at the very start has no block before it (no wrap-around to the last block, whose
+    # string holds a CR at the offset a wrap-around would read).
+    other = LineIndex("abcdefgh").edited(4, 4, "xxxxxxxx\r")
+    first = other.edited(0, 0, "\n")
+    assert first.text == "\nabcdxxxxxxxx\refgh" and first.starts == [0, 1, 14]
+
+
+def test_position_defaults_to_utf16() -> None:
+    assert LineIndex("😋ab").position(1) == (0, 2)  # two UTF-16 units (four UTF-8 bytes)

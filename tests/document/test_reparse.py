@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolcast.adapters.document import ParsedDocument, parse, reparse
+from toolcast.adapters.document import DocumentMemory, ParsedDocument, parse, reparse
 
 from .snapshot import snapshot
 
@@ -75,13 +75,17 @@ def test_an_edit_that_breaks_a_tool_stays_local_and_one_that_breaks_the_file_doe
 @pytest.mark.parametrize("jsonc", [False, True])
 def test_parse_finds_the_edit_itself_when_given_only_text(jsonc: bool) -> None:
     big = json.dumps([json.loads(TOOLS)] * 40, indent=2)  # above the size where diffing pays
-    doc = parse(big, jsonc=jsonc)
+    memory = DocumentMemory()
+    doc = parse(big, jsonc=jsonc, memory=memory)
     at = big.index("Tool 4", len(big) // 2)
     text = big[:at] + "Q" + big[at:]
     again = parse(text, jsonc=jsonc, previous=doc)
     assert again.changed_pointer is not None
     assert snapshot(again) == snapshot(full(text, jsonc))
-    assert parse(text, jsonc=jsonc) is again  # the same text again: the remembered document
+    remembered = parse(text, jsonc=jsonc, memory=memory)  # found the edit by itself, from the memory
+    assert remembered.changed_pointer is not None and snapshot(remembered) == snapshot(again)
+    assert parse(text, jsonc=jsonc, memory=memory) is remembered  # the same text again: the same document
+    assert parse(text, jsonc=jsonc).changed_pointer is None  # no memory: a full parse
 
 
 def test_reparse_equals_parse_on_seeded_edits_of_every_fixture() -> None:

@@ -18,4 +18,10 @@ def document_text(ls: ToolcastServer, *args: Any) -> str | None:
 
 
 if __name__ == "__main__":
+    import os
+
+    from toolcast.adapters.document import line_index
+
+    # Small text blocks, so that a test's edits of small files cross block borders.
+    line_index.BLOCK = int(os.environ.get("TOOLCAST_TEST_LINE_BLOCK") or line_index.BLOCK)
     sys.exit(main(["serve", *sys.argv[1:]]))

@@ -17,9 +17,9 @@ HOOK_SERVER = [sys.executable, str(Path(__file__).with_name("hook_server.py"))]
 
 
 class Raw:
-    def __init__(self, command: list[str] | None = None, umask: int = -1) -> None:
+    def __init__(self, command: list[str] | None = None, umask: int = -1, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(command or [sys.executable, "-m", "toolcast.server"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, umask=umask)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, umask=umask, env=env)
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self.stderr: list[bytes] = []
         threading.Thread(target=self._read, daemon=True).start()

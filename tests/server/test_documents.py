@@ -81,3 +81,35 @@ def test_uri_to_path() -> None:
     assert uri_to_path("file:///w/a%20b.tool.json") == Path("/w/a b.tool.json")
     assert uri_to_path("untitled:Untitled-1") is None
     assert Document("untitled:Untitled-1", "", 1).path is None
+
+
+def test_the_store_owns_one_parse_per_version() -> None:
+    big = "[" + ",".join(f'{{"name": "t{i}", "description": "d", "parameters": {{"type": "object"}}}}'
+                         for i in range(600)) + "]"
+    doc = Document("file:///w/big.tool.json", big, 1)
+    first = doc.parsed
+    assert first is doc.parsed and first.text == big and first.value[599]["name"] == "t599"
+    doc.apply([_ranged(0, 12, 0, 12, "x")], 2, "utf-16")  # "t0" -> "tx0"
+    second = doc.parsed
+    assert second is not first and second.value[0]["name"] == "tx0" and second.text == doc.text
+    assert second.changed_pointer is not None  # re-parsed from the previous version's parse, not from scratch
+    assert Document("file:///w/a.tool.jsonc", '{"a": 1, // c\n}', 1).parsed.errors == []
+
+
+def test_handlers_take_the_stored_parse() -> None:
+    """Only the document store parses an open document (``Document.parsed``); MCP configuration files
+    are read by ``mcp_config`` as JSONC. Any other ``parse(...)`` in the server is a handler
+    re-parsing the text instead of taking the analysis."""
+    import ast
+
+    import toolcast.server.lsp
+
+    lsp = Path(toolcast.server.lsp.__file__).parent
+    callers = set()
+    for source in sorted(lsp.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name in ("parse", "reparse", "ParsedDocument"):
+                    callers.add(source.name)
+    assert callers == {"documents.py", "mcp_config.py"}

@@ -357,6 +357,35 @@ async def test_hover_symbols_and_lens(client: LanguageClient, tmp_path: Path) ->
     assert len(lenses) == 1 and lenses[0].command.title.startswith("toolcast: ")
 
 
+async def test_hover_symbols_and_exports_read_a_jsonc_file_as_jsonc(client: LanguageClient, tmp_path: Path) -> None:
+    """Every view takes the document's own parse, so a `.jsonc` file's comments and trailing commas
+    do not blind hover, symbols or exports (they once re-parsed the text as plain JSON)."""
+    text = (
+        '// the weather tool\n'
+        '{\n'
+        '  "name": "get_weather", "description": "Weather",\n'
+        '  "parameters": {"type": "object", "properties": {\n'
+        '    "u": {"type": "string", "const": "c",},  // a unit\n'
+        '  },},\n'
+        '}\n'
+    )
+    path = tmp_path / "w.tool.jsonc"
+    uri = _open(client, path, text)
+    diags = await _diagnostics(client, uri)
+    assert not [d for d in diags if d.code == "TC001"], diags  # no syntax errors: it is JSONC
+    line = text.splitlines()[4]
+    hover = await client.text_document_hover_async(t.HoverParams(
+        t.TextDocumentIdentifier(uri), t.Position(4, line.index('"const"') + 2)))
+    assert hover is not None and "Gemini (parameters): becomes a one-value enum" in hover.contents.value
+    symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(t.TextDocumentIdentifier(uri)))
+    assert [s.name for s in symbols] == ["get_weather"] and [c.name for c in symbols[0].children] == ["u"]
+    actions = await client.text_document_code_action_async(t.CodeActionParams(
+        t.TextDocumentIdentifier(uri), t.Range(t.Position(2, 4), t.Position(2, 4)),
+        t.CodeActionContext(diagnostics=[])))
+    titles = [a.title for a in actions or [] if isinstance(a, t.CodeAction)]
+    assert "Export to Anthropic" in titles, titles
+
+
 async def test_duplicate_names_across_two_open_files(client: LanguageClient, tmp_path: Path) -> None:
     tool = json.dumps({"name": "same", "description": "d", "parameters": {"type": "object", "properties": {}}})
     first = _open(client, tmp_path / "a.tool.json", tool)

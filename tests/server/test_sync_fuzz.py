@@ -4,9 +4,11 @@ Real tool files (examples/, tests/fixtures/) get bursts of random incremental ed
 CRLF and lone CR, raw U+2028/U+2029/NEL/VT/FF, tabs, quotes that break strings, positions past a
 line's end and past the last line, several changes in one message, whole-text replacements. Both
 position encodings (utf-8, utf-16) and both diagnostic modes (push, pull). After every burst the
-server's diagnostics must equal those of a FRESH server process opened on the client's text: the
-oracle is a new process that never saw an incremental change, not the code under test. The client's
-text is kept by a reference implementation of the specification's rules written here.
+server's text must equal the client's, and its diagnostics those of a FRESH server process opened on
+the client's text: the oracle is a new process that never saw an incremental change, not the code
+under test. The client's text is kept by a reference implementation of the specification's rules
+written here. The server under test holds its text in blocks of 64 code points, so the edits cross
+block borders as they do in large files.
 
 Bounded to about 20 s by default; ``TOOLCAST_FUZZ_EDITS=10000`` runs that many edits instead, for at
 most ``TOOLCAST_FUZZ_SECONDS`` (170) seconds; ``TOOLCAST_FUZZ_BURST`` sets the mean burst size (30).
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from raw_rpc import Raw
+from raw_rpc import HOOK_SERVER, Raw
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted([*ROOT.glob("examples/*.json"), *ROOT.glob("tests/fixtures/*.json")])
@@ -156,7 +158,10 @@ class Session:
 
     def __init__(self, root: Path, enc: str, pull: bool) -> None:
         self.root, self.enc, self.pull = root, enc, pull
-        self.server = Raw()
+        # The server under test keeps its text in blocks of 64 code points (TOOLCAST_TEST_LINE_BLOCK, read by
+        # hook_server.py), so the random edits cross block borders as they do in files of megabytes; the
+        # oracle is a fresh server with the normal blocks.
+        self.server = Raw(HOOK_SERVER, env={**os.environ, "TOOLCAST_TEST_LINE_BLOCK": "64"})
         self.server.initialize(root, pull=pull, encoding=enc)
         self.uri, self.text, self.version, self.bursts = "", "", 0, 0
 
@@ -207,11 +212,15 @@ def test_incremental_edits_give_the_diagnostics_of_a_fresh_server(tmp_path: Path
             turn += 1
             got = session.burst(rng, mean_burst, figures)
             want = oracles[session.enc].diagnostics(session.uri, session.text)
-            diverged = json.dumps(got, sort_keys=True) != json.dumps(want, sort_keys=True)
+            rid = session.server.request("workspace/executeCommand", {"command": "toolcast.test.documentText",
+                                                                      "arguments": [session.uri]})
+            held = session.server.response(rid, 60).get("result")
+            diverged = held != session.text or json.dumps(got, sort_keys=True) != json.dumps(want, sort_keys=True)
             if diverged:
                 mode = "pull" if session.pull else "push"
                 figures.divergences.append(f"{session.uri} {session.enc} {mode} v{session.version}: text "
-                                           f"{session.text!r}\n  server: {got}\n  fresh: {want}")
+                                           f"{session.text!r}\n  server's text: {held!r}\n  server: {got}\n"
+                                           f"  fresh: {want}")
             if diverged or session.bursts >= 6:
                 session.open(rng.choice(CORPUS))  # a diverged text would only repeat the divergence
     finally:

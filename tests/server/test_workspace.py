@@ -97,6 +97,38 @@ async def test_watched_file_deleted_clears_the_duplicate(client: LanguageClient)
     assert not [d for d in diags if d.code == "TC202"]
 
 
+async def test_watched_files_are_indexed_by_name_not_by_content(client: LanguageClient) -> None:
+    """A created JSON file holding a tool counts for duplicate names only when its name makes it a tool
+    file (the rule `toolcast check` and the start-up index use), never because of what it holds."""
+    ws: Path = client.workspace_path  # type: ignore[attr-defined]
+    solo = dict(TOOL, name="solo")
+    path = ws / "solo.tool.json"
+    await _open(client, path, json.dumps(solo), duplicate=False)
+    notes, extra = ws / "notes.json", ws / "extra.tool.json"
+    for created in (notes, extra):
+        created.write_text(json.dumps(solo), encoding="utf-8")
+    client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(
+        [t.FileEvent(notes.as_uri(), t.FileChangeType.Created), t.FileEvent(extra.as_uri(), t.FileChangeType.Created)]))
+    dups: list[t.Diagnostic] = []
+    for _ in range(20):
+        dups = [d for d in await _diags(client, path.as_uri()) if d.code == "TC202"]
+        if dups:
+            break
+    assert len(dups) == 1 and dups[0].related_information is not None
+    assert [r.location.uri for r in dups[0].related_information] == [extra.as_uri()]
+    # The project's `globs` now take every JSON file: the workspace is indexed again with them.
+    (ws / "toolcast.toml").write_text('ignore = ["TC501"]\nglobs = ["*.json"]\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(
+        [t.FileEvent((ws / "toolcast.toml").as_uri(), t.FileChangeType.Changed)]))
+    related: set[str] = set()
+    for _ in range(20):
+        dups = [d for d in await _diags(client, path.as_uri()) if d.code == "TC202"]
+        related = {r.location.uri for d in dups for r in d.related_information or ()}
+        if len(related) == 2:
+            break
+    assert related == {extra.as_uri(), notes.as_uri()}
+
+
 async def test_completion_of_keywords_and_types(client: LanguageClient) -> None:
     ws: Path = client.workspace_path  # type: ignore[attr-defined]
     text = '{"name": "c", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": ""}}}}'
@@ -128,9 +160,9 @@ async def test_indexing_reports_progress_where_the_client_supports_it(client: La
     if not (caps and caps.window and caps.window.work_done_progress):
         pytest.skip("this client preset declares no window.workDoneProgress")
     for _ in range(100):
-        got = client.progress_reports.get("toolcast-index")
+        got = client.progress_reports.get("toolcast-index-1")
         if got and got[-1].kind == "end":
             break
         await asyncio.sleep(0.1)
-    reports = client.progress_reports["toolcast-index"]
+    reports = client.progress_reports["toolcast-index-1"]
     assert reports[0].kind == "begin" and reports[-1].kind == "end"
