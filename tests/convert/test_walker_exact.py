@@ -982,3 +982,36 @@ def test_a_bare_type_list_split_leaves_nothing_next_to_anyof() -> None:
     assert out == obj(v={"anyOf": [STR, INT]})
     assert losses == [("/p/properties/v/type", "type", ["string", "integer"], LOWERED, NEUTRAL,
                        "type list becomes `anyOf` for t")]
+
+
+def test_root_composition_refused_for_oneof_too_with_the_values_the_user_wrote() -> None:
+    mode = {"root_composition": False, "oneOf": "anyOf", "keywords": {"minLength": "drop"}}
+    branches = [{"properties": {"a": {"type": "string", "minLength": 1}}}]
+    _, losses, _ = run({"type": "object", "oneOf": branches}, mode)
+    assert ("/p/anyOf", "anyOf", [{"properties": {"a": {"type": "string"}}}], REJECTED, UNSAT,
+            "t does not accept `anyOf` at the root of the parameters") in losses  # only in the output: its value
+    _, losses, _ = run({"type": "object", "oneOf": branches}, {"root_composition": False})
+    assert [x[:4] for x in losses] == [("/p/oneOf", "oneOf", branches, REJECTED)]
+    _, losses, _ = run({"type": "object", "allOf": branches}, {"root_composition": False, "keywords": {
+        "minLength": "drop"}})
+    assert ("/p/allOf", "allOf", branches, REJECTED, UNSAT,
+            "t does not accept `allOf` at the root of the parameters") in losses  # as written, not as lowered
+
+
+def test_added_items_are_lowered_at_their_own_pointer() -> None:
+    out, losses, _ = run(obj(v={"type": "array"}), TYPED | {"needs_items": True})
+    assert "anyOf" in out["properties"]["v"]["items"]
+    assert [x[:2] for x in losses] == [("/p/properties/v/items/type", "type"), ("/p/properties/v/type", "items")]
+
+
+def test_empty_properties_are_left_out_below_the_root_where_they_must_not_be_empty() -> None:
+    mode = {"object_properties_nonempty": True}
+    assert run(obj(v={"properties": {}}), mode)[0] == obj(v={})
+    assert run({"type": "object", "properties": {}}, mode) == ({"type": "object", "properties": {}}, [], {})
+
+
+def test_a_closed_object_without_properties_that_requires_a_name() -> None:
+    schema = {"type": "object", "additionalProperties": False, "required": ["a"]}
+    out, losses, _ = run(schema, {})
+    assert out == schema
+    assert [x[:4] for x in losses] == [("/p/required", "required", ["a"], REJECTED)]
