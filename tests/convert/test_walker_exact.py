@@ -1015,3 +1015,34 @@ def test_a_closed_object_without_properties_that_requires_a_name() -> None:
     out, losses, _ = run(schema, {})
     assert out == schema
     assert [x[:4] for x in losses] == [("/p/required", "required", ["a"], REJECTED)]
+
+
+@pytest.mark.parametrize("wrap", ["properties", "anyOf", "prefixItems"])
+def test_the_depth_limit_in_maps_and_lists(wrap: str) -> None:
+    def nested(levels: int) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "string"}
+        for _ in range(levels):
+            schema = {wrap: {"x": schema}} if wrap == "properties" else {wrap: [schema]}
+        return {"type": "object", **schema}
+    assert run(nested(128), {})[1] == []
+    assert run(nested(129), {})[1][0][5] == "schema nested deeper than 128 levels; toolcast does not convert it"
+
+
+def test_tuple_items_that_arrive_through_allof_are_lowered_item_by_item() -> None:
+    v = {"allOf": [{"type": "array", "items": [{"type": "string", "minLength": 1}, INT]}]}
+    out, losses, _ = run(obj(v=v), MERGE | {"keywords": {"minLength": "drop"}})
+    lowered = out["properties"]["v"]
+    assert lowered.get("items", lowered.get("prefixItems")) == [STR, INT]
+    assert ("/p/properties/v/items/0/minLength", "minLength") in [x[:2] for x in losses]
+
+
+def test_oneof_lowered_next_to_a_malformed_anyof_replaces_it() -> None:
+    out, _, _ = run(obj(v={"anyOf": "x", "oneOf": [STR]}), {"oneOf": "anyOf"})
+    assert out == obj(v={"anyOf": [STR]})
+
+
+def test_string_only_enums_on_a_node_of_another_type_are_folded() -> None:
+    out, losses, _ = run(obj(v={"type": "integer", "enum": ["1", "2"]}), {"enum": "string"})
+    assert out == obj(v={"type": "integer", "description": '(constraints: {"enum": ["1", "2"]})'})
+    assert [x[:4] for x in losses] == [("/p/properties/v/enum", "enum", ["1", "2"], FOLDED)]
+    assert run(obj(v={"enum": ["1", "2"]}), {"enum": "string"})[1] == []  # no type: strings are fine
