@@ -1046,3 +1046,70 @@ def test_string_only_enums_on_a_node_of_another_type_are_folded() -> None:
     assert out == obj(v={"type": "integer", "description": '(constraints: {"enum": ["1", "2"]})'})
     assert [x[:4] for x in losses] == [("/p/properties/v/enum", "enum", ["1", "2"], FOLDED)]
     assert run(obj(v={"enum": ["1", "2"]}), {"enum": "string"})[1] == []  # no type: strings are fine
+
+
+# -- $ref resolution: remote, unresolvable, recursive, boolean, with siblings ----------------------------------
+
+@pytest.mark.parametrize("ref,message", [
+    ("https://example.com/s.json", "remote `$ref` is never fetched; any value is accepted in its place"),
+    ("#/$defs/missing", "`$ref` #/$defs/missing does not resolve inside the schema; any value is accepted in its "
+                        "place"),
+    ("#anchor", "`$ref` #anchor does not resolve inside the schema; any value is accepted in its place"),
+])
+def test_refs_that_cannot_be_followed_are_dropped(ref: str, message: str) -> None:
+    out, losses, _ = run(obj(v={"$ref": ref, "description": "d"}), {})
+    assert out == obj(v={"description": "d"})
+    assert losses == [("/p/properties/v/$ref", "$ref", ref, DROPPED, WIDENING, message)]
+
+
+def test_a_recursive_ref_is_cut_where_refs_are_inlined() -> None:
+    node = {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}
+    schema = {"type": "object", "properties": {"n": {"$ref": "#/$defs/node"}}, "$defs": {"node": node}}
+    out, losses, _ = run(schema, {"refs": "inline"})
+    assert out == obj(n={"type": "object", "properties": {"next": {}}})
+    assert ("/p/$defs/node/properties/next/$ref", "$ref", "#/$defs/node", DROPPED, WIDENING,
+            "recursive `$ref` #/$defs/node cannot be inlined for t; the recursion is cut here") in losses
+
+
+def test_refs_to_boolean_schemas_inline_as_their_meaning() -> None:
+    schema = {"type": "object", "properties": {"t": {"$ref": "#/$defs/t"}, "f": {"$ref": "#/$defs/f"}},
+              "$defs": {"t": True, "f": False}}
+    out, _, _ = run(schema, {"refs": "inline"})
+    assert out == obj(t={}, f={"not": {}})
+    same_instances(schema, out, [{"t": 1}, {"f": 1}, {}])
+
+
+@pytest.mark.parametrize("mode,expected", [
+    ({"refs": "inline"}, {"allOf": [{"type": "string", "maxLength": 5}, {"maxLength": 3, "description": "d"}]}),
+    ({"refs": "inline", "allOf": "merge"}, {"type": "string", "maxLength": 5}),
+])
+def test_a_sibling_that_contradicts_the_inlined_definition(mode: dict[str, Any], expected: dict[str, Any]) -> None:
+    schema = {"type": "object", "properties": {"v": {"$ref": "#/$defs/s", "maxLength": 3, "description": "d"}},
+              "$defs": {"s": {"type": "string", "maxLength": 5}}}
+    out, losses, _ = run(schema, mode)
+    assert out == obj(v=expected)
+    if "allOf" in mode:
+        assert ("/p/properties/v/allOf/1/maxLength", "allOf") in [x[:2] for x in losses]
+    else:
+        same_instances(schema, out, [{"v": "ab"}, {"v": "abcd"}, {"v": "abcdef"}, {"v": 1}])
+
+
+def test_annotation_siblings_override_the_definition_and_dollar_siblings_keep_the_ref() -> None:
+    schema = {"type": "object", "properties": {"v": {"$ref": "#/$defs/s", "description": "mine"}},
+              "$defs": {"s": {"type": "string", "description": "theirs"}}}
+    assert run(schema, {"refs": "inline"})[0] == obj(v={"type": "string", "description": "mine"})
+    kept = {"type": "object", "properties": {"v": {"$ref": "#/$defs/s", "$comment": "c"}}, "$defs": {"s": STR}}
+    assert run(kept, {"ref_siblings": False}) == (kept, [], {})
+    out, _, _ = run({**kept, "properties": {"v": {"$ref": "#/$defs/s", "description": "d"}}}, {"ref_siblings": False})
+    assert out["properties"]["v"] == {"type": "string", "description": "d"}
+
+
+def test_the_depth_limit_counts_an_inlined_ref_as_one_level() -> None:
+    def chain(k: int) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "string"}
+        for _ in range(k):
+            schema = {"not": schema}
+        return {"type": "object", "properties": {"v": {"$ref": "#/$defs/d"}}, "$defs": {"d": schema}}
+    assert not [x for x in run(chain(126), {"refs": "inline"})[1] if x[3] == REJECTED]
+    assert [x[5] for x in run(chain(127), {"refs": "inline"})[1] if x[3] == REJECTED] == [
+        "schema nested deeper than 128 levels; toolcast does not convert it"]
