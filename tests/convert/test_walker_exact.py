@@ -1113,3 +1113,31 @@ def test_the_depth_limit_counts_an_inlined_ref_as_one_level() -> None:
     assert not [x for x in run(chain(126), {"refs": "inline"})[1] if x[3] == REJECTED]
     assert [x[5] for x in run(chain(127), {"refs": "inline"})[1] if x[3] == REJECTED] == [
         "schema nested deeper than 128 levels; toolcast does not convert it"]
+
+
+def test_a_root_ref_to_a_missing_definition_is_left_to_the_ref_rules() -> None:
+    out, losses, _ = run({"$ref": "#/$defs/missing", "$defs": {}}, {})
+    assert out == {"$defs": {}} and [x[:4] for x in losses] == [("/p/$ref", "$ref", "#/$defs/missing", DROPPED)]
+    for anchor in ("#a", "#anchor"):  # not pointers: never resolved (resolving them would raise)
+        out, losses, _ = run({"$ref": anchor}, {})
+        assert out == {} and [x[:4] for x in losses] == [("/p/$ref", "$ref", anchor, DROPPED)]
+
+
+def test_losses_inside_anyof_branches_name_the_branch() -> None:
+    _, losses, _ = run(obj(v={"anyOf": [INT, {"type": "string", "minLength": 1}]}), {"keywords": {"minLength": "drop"}})
+    assert [x[0] for x in losses] == ["/p/properties/v/anyOf/1/minLength"]
+
+
+def test_a_lone_anyof_of_one_branch_stays_as_it_is() -> None:
+    assert run(obj(v={"anyOf": [STR]}), ALONE) == (obj(v={"anyOf": [STR]}), [], {})
+
+
+def test_the_depth_limit_through_tuple_items_merged_from_allof() -> None:
+    def nested(levels: int) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "string"}
+        for _ in range(levels):
+            schema = {"allOf": [{"items": [schema]}]}
+        return {"type": "object", **schema}
+    assert not [x for x in run(nested(128), MERGE)[1] if x[3] == REJECTED]
+    assert [x[5] for x in run(nested(129), MERGE)[1] if x[3] == REJECTED] == [
+        "schema nested deeper than 128 levels; toolcast does not convert it"]
