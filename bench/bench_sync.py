@@ -19,17 +19,16 @@ import argparse
 import json
 import queue
 import random
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-HOOK = ROOT / "tests" / "server" / "hook_server.py"
+sys.path.insert(0, str(ROOT / "tests" / "server"))
+from raw_rpc import HOOK_SERVER, Raw  # noqa: E402 - the tests' raw JSON-RPC client and hook server
 
 
 def _frame(message: dict[str, Any]) -> bytes:
@@ -37,76 +36,17 @@ def _frame(message: dict[str, Any]) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
-class Server:
-    def __init__(self, cmd: list[str]) -> None:
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.ids = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        while True:
-            length = 0
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                if line in (b"\r\n", b"\n"):
-                    break
-                name, _, value = line.decode("ascii").partition(":")
-                if name.strip().lower() == "content-length":
-                    length = int(value)
-            msg = json.loads(out.read(length))
-            if "method" in msg and "id" in msg:  # a request of the server's: answer it plainly
-                result: Any = None
-                if msg["method"] == "workspace/configuration":
-                    result = [None] * len(msg["params"]["items"])
-                self.write(_frame({"jsonrpc": "2.0", "id": msg["id"], "result": result}))
-                continue
-            self.inbox.put(msg)
-
-    def write(self, data: bytes) -> None:
-        stdin = self.proc.stdin
-        assert stdin is not None
-        stdin.write(data)
-        stdin.flush()
-
-    def notify(self, method: str, params: Any) -> None:
-        self.write(_frame({"jsonrpc": "2.0", "method": method, "params": params}))
-
-    def request(self, method: str, params: Any, timeout: float = 60) -> Any:
-        self.ids += 1
-        rid = self.ids
-        self.write(_frame({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}))
-        return self.wait(lambda m: m.get("id") == rid, timeout).get("result")
-
-    def wait(self, pred: Any, timeout: float) -> dict[str, Any]:
-        end = time.monotonic() + timeout
-        while True:
-            msg = self.inbox.get(timeout=max(0.001, end - time.monotonic()))
-            if pred(msg):
-                return msg
-
-    def cpu(self) -> float:
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / 100  # utime + stime, in clock ticks of 10 ms
-
-    def close(self) -> None:
-        try:
-            self.request("shutdown", None, 30)
-            self.notify("exit", None)
-            self.proc.wait(30)
-        except Exception:  # a benchmark: just make sure the process goes
-            self.proc.kill()
+def _cpu(raw: Raw) -> float:
+    """The server's user + system CPU seconds (clock ticks of 10 ms)."""
+    fields = Path(f"/proc/{raw.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100
 
 
 def _utf16(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def changes(text: str, count: int, seed: int) -> tuple[list[bytes], str]:
+def changes(uri: str, text: str, count: int, seed: int) -> tuple[list[bytes], str]:
     """``count`` didChange frames (versions 2..count+1) and the text after them, edits replayed here."""
     rng = random.Random(seed)
     lines = text.split("\n")  # gen.py writes LF only
@@ -128,52 +68,49 @@ def changes(text: str, count: int, seed: int) -> tuple[list[bytes], str]:
             lines[n] = line[:col] + new + line[col:]
             rng_ = {"start": {"line": n, "character": units_a}, "end": {"line": n, "character": units_a}}
         frames.append(_frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-            "textDocument": {"uri": URI, "version": version}, "contentChanges": [{"range": rng_, "text": new}]}}))
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": rng_, "text": new}]}}))
     return frames, "\n".join(lines)
 
 
-URI = ""
+def _is_publish(version: int | None = None) -> Any:
+    return lambda m: m.get("method") == "textDocument/publishDiagnostics" and (
+        version is None or m["params"].get("version") == version)
 
 
 def run(path: Path, count: int, seed: int) -> None:
-    global URI
     text = path.read_text(encoding="utf-8")
-    frames, expected = changes(text, count, seed)
     with tempfile.TemporaryDirectory() as root:
         doc = Path(root) / path.name
         doc.write_text(text, encoding="utf-8")
-        URI = doc.as_uri()
-        frames, expected = changes(text, count, seed)  # again, with the URI in place
-        server = Server([sys.executable, str(HOOK)])
+        uri = doc.as_uri()
+        frames, expected = changes(uri, text, count, seed)
+        server = Raw(HOOK_SERVER)
         try:
-            caps = {"general": {"positionEncodings": ["utf-16"]},
-                    "textDocument": {"publishDiagnostics": {"versionSupport": True}}}
             started = time.monotonic()
-            server.request("initialize", {"processId": None, "rootUri": Path(root).as_uri(), "capabilities": caps})
-            server.notify("initialized", {})
+            server.initialize(Path(root))
             server.notify("textDocument/didOpen", {"textDocument": {
-                "uri": URI, "languageId": "json", "version": 1, "text": text}})
-            server.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                        and m["params"].get("version") == 1, 300)
+                "uri": uri, "languageId": "json", "version": 1, "text": text}})
+            server.wait(_is_publish(1), 300)
             # The complete check publishes again for version 1; wait for quiet.
             while True:
                 try:
-                    server.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics", 3)
-                except queue.Empty:
+                    server.wait(_is_publish(), 3)
+                except (queue.Empty, TimeoutError):
                     break
             opened = time.monotonic() - started
-            cpu0 = server.cpu()
+            cpu0 = _cpu(server)
             t0 = time.monotonic()
-            burst = b"".join(frames)
-            server.write(burst)
+            stdin = server.proc.stdin
+            assert stdin is not None
+            stdin.write(b"".join(frames))
+            stdin.flush()
             sent = time.monotonic() - t0
-            last = server.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                               and m["params"].get("version") == count + 1, 600)
+            last = server.wait(_is_publish(count + 1), 600)
             total = time.monotonic() - t0
-            cpu = server.cpu() - cpu0
-            held = server.request("workspace/executeCommand", {"command": "toolcast.test.documentText",
-                                                               "arguments": [URI]})
-            same = held == expected
+            cpu = _cpu(server) - cpu0
+            rid = server.request("workspace/executeCommand", {"command": "toolcast.test.documentText",
+                                                              "arguments": [uri]})
+            same = server.response(rid, 60).get("result") == expected
             print(f"file: {path.name} ({len(text):,} code points); opened and checked in {opened:.1f} s")
             print(f"{count:,} changes: sent in {sent:.2f} s, last change -> its diagnostics "
                   f"{total - sent:.2f} s, total {total:.2f} s; server CPU {cpu:.2f} s "
@@ -189,7 +126,7 @@ def in_process(path: Path, count: int, seed: int) -> None:
     from toolcast.server.lsp.documents import Document
 
     text = path.read_text(encoding="utf-8")
-    frames, expected = changes(text, count, seed)
+    frames, expected = changes("file:///bench.tool.json", text, count, seed)
     parsed = [json.loads(f.split(b"\r\n\r\n", 1)[1])["params"]["contentChanges"][0] for f in frames]
 
     def ns(value: Any) -> Any:
