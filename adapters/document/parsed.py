@@ -13,7 +13,7 @@ Values and nodes are shared between successive documents: treat them as read-onl
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
@@ -311,6 +311,15 @@ def _incremental(prev: ParsedDocument, start: int, end: int, text: str, delta: i
     old = prev.text
     if root is None or not (root.start < start and end < root.end and _closed(root, old)):
         return None
+    # An unclosed root runs to the end of the text, where its last character may be a `}` or `]`
+    # that closed one of its members; then no member is sure to be closed either (a member closed in
+    # fact ends before the root's own closing character, so a closed root vouches for all of them).
+    errors = prev.errors
+    k = bisect_left(errors, root.start, key=_error_start)
+    while k < len(errors) and errors[k].start == root.start:
+        if errors[k].code in _UNCLOSED:
+            return None
+        k += 1
     if any(e.code == "NestingTooDeep" for e in prev.errors):
         return None  # reported once per document: its place depends on the whole text
     # Descend to the innermost container strictly enclosing the edit, remembering the way.
@@ -352,6 +361,10 @@ def _incremental(prev: ParsedDocument, start: int, end: int, text: str, delta: i
             continue
         return _splice(prev, text, delta, path[:depth], cand, new_node, errors, dups, pointers[depth])
     return None
+
+
+def _error_start(e: SyntaxIssue) -> int:
+    return e.start
 
 
 def _shift_span(span: tuple[int, int], at: int, delta: int) -> tuple[int, int]:
@@ -424,6 +437,7 @@ def _patched_value(old: Any, path: list[tuple[Node, int]], new_node: Node) -> An
 
 
 _UNKNOWN = object()
+_UNCLOSED = frozenset({"CloseBraceExpected", "CloseBracketExpected"})
 
 
 # -- parse with memory -----------------------------------------------------------------------------

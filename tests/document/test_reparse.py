@@ -48,6 +48,14 @@ def test_reparse_equals_parse_on_random_edits(source: int, data: st.DataObject, 
         doc = new_doc
 
 
+@pytest.mark.parametrize("text", ['{"x": {"a": 1, "c": {}', '[[1, "a", []', '{"x": {"y": {"a": 1, "z": {}'])
+def test_a_closing_bracket_that_belongs_to_a_member_does_not_close_the_root(text: str) -> None:
+    # The last character closes the innermost member; the root and the edited member are open.
+    at = text.index('"a"') + 1
+    new_doc = reparse(full(text, False), at, at + 1, "z")
+    assert snapshot(new_doc) == snapshot(full(new_doc.text, False))
+
+
 def test_an_edit_inside_one_tool_reparses_only_that_tool() -> None:
     doc = full(TOOLS, False)
     _ = doc.value
