@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..document.parsed import ParsedDocument
     from .api import DocumentReport
     from .config import CheckConfig
-    from .engine import _Placed, _Seen
+    from .engine import _Placed, _Run, _Seen
     from .findings import Finding
     from .tool_checks import Raw, ToolFacts, ToolResult
 
@@ -32,6 +32,8 @@ TOOL_RESULTS_SIZE = 20_000
 #: large file, few enough to bound memory.
 PLACED_SIZE = 12_000
 DOCUMENT_CHECKS_SIZE = 8
+#: Files whose last run is kept for the next (an edit inside one tool reuses the rest of it).
+RUNS_SIZE = 8
 CONTEXTS_SIZE = 64
 RECENT_DOCUMENTS = 3
 WORKSPACE_FILES = 256
@@ -102,6 +104,10 @@ class Analyzer:
         self.shapes: Table[int, tuple[Any, str | None]] = Table(PLACED_SIZE)
         #: File-level checks by (configuration, tool pointers and shapes), valid while the facts are equal.
         self.document_checks: Table[tuple[Any, ...], tuple[list[ToolFacts], list[Raw]]] = Table(DOCUMENT_CHECKS_SIZE)
+        #: The last run of each file by (path, JSONC): its parse, tools and their findings.
+        self.runs: Table[tuple[str | None, bool], _Run] = Table(RUNS_SIZE)
+        #: How many runs reused the last run of their file for every tool but the edited one.
+        self.edited_runs = 0
         #: One object per distinct check context, so the engine compares contexts by identity.
         self.contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         #: Files `$ref`s point at.
@@ -154,13 +160,15 @@ class Analyzer:
         """How many entries each table holds (tests and diagnostics)."""
         return {"documents": len(self.documents), "tool_results": len(self.tool_results),
                 "placed": len(self.placed), "seen": len(self.seen), "shapes": len(self.shapes),
-                "document_checks": len(self.document_checks), "contexts": len(self.contexts),
+                "document_checks": len(self.document_checks), "runs": len(self.runs),
+                "contexts": len(self.contexts),
                 "workspace_files": len(self.workspace_files)}
 
     def clear(self) -> None:
         """Forget everything (the next check is cold)."""
         self.documents.clear()
-        for table in (self.tool_results, self.placed, self.seen, self.shapes, self.document_checks, self.contexts):
+        for table in (self.tool_results, self.placed, self.seen, self.shapes, self.document_checks, self.runs,
+                      self.contexts):
             table.clear()
         self.workspace_files.clear()
 

@@ -144,10 +144,23 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         raws.append(_duplicate_key(dup))
 
     value = getattr(parsed, "value", None)
-    found = list(iter_tool_objects(value, analyzer.shape_of)) if value is not None else []
-    # Half-typed tools (no recognisable shape yet) are still checked when they hold a tool field, so
-    # that "name missing" is reported instead of "not a tool file".
-    objects = [o for o in found if getattr(o, "shape", None) is not None or _toolish(o.value)]
+    renderer = Renderer(text, view.span, value)
+    layout = (renderer.unit, renderer.newline)
+    context = analyzer.interned((config.cache_key(), base_dir, layout))
+    run_key = (path, parsed.jsonc)
+    last = analyzer.runs.get(run_key)
+    # An edit inside one tool: every other tool is the last run's, moved (see `_edited_tool`).
+    edited = None if last is None else _edited_tool(last, parsed, value, context, analyzer)
+    if edited is not None:
+        analyzer.edited_runs += 1
+        objects = list(last.objects)  # type: ignore[union-attr]
+        objects[edited[0]] = edited[1]
+        found = objects
+    else:
+        found = list(iter_tool_objects(value, analyzer.shape_of)) if value is not None else []
+        # Half-typed tools (no recognisable shape yet) are still checked when they hold a tool field, so
+        # that "name missing" is reported instead of "not a tool file".
+        objects = [o for o in found if getattr(o, "shape", None) is not None or _toolish(o.value)]
     is_tool_file = any(getattr(o, "shape", None) is not None for o in found) or _is_toolcast_schema(value)
     if is_request(value):  # a canonical request (seed 004): its tools are checked as tools, plus TC8xx
         raws.extend(request_raws(value))
@@ -166,9 +179,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     tools: list[ToolSummary] = []
     facts: list[tuple[Any, ToolFacts]] = []
     blocks: list[FindingBlock] = []
-    renderer = Renderer(text, view.span, value)
-    layout = (renderer.unit, renderer.newline)
-    context = analyzer.interned((config.cache_key(), base_dir, layout))
+    records: list[_Record] | None = []  # for the next run (None: this one cannot serve as its base)
     later: list[tuple[tuple[Any, ...], Any, dict[str, str], str, str, int]] = []
 
     def place(key: tuple[Any, ...], obj: Any, fields: dict[str, str], source: str, tool_ptr: str,
@@ -190,9 +201,34 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         return len(later)
 
     seen_tools = analyzer.seen
-    for obj in objects:
+    if edited is not None:
+        assert last is not None
+        edited_index, edited_end, delta = edited[0], last.records[edited[0]][0][1], parsed.delta
+    for i, obj in enumerate(objects):
         tool_ptr: str = obj.pointer
-        tspan = view.span(tool_ptr, "value") or (0, 0)
+        if edited is not None and i != edited_index:
+            # Not the edited tool: its text is unchanged, so is everything found in it; after the
+            # edit it moved by `delta`.
+            record = last.records[i]  # type: ignore[union-attr]
+            placed, summary, block = record[1], record[3], record[4]
+            if delta and summary.span[0] >= edited_end:
+                tspan, name_span = summary.span, summary.name_span
+                tspan = (tspan[0] + delta, tspan[1] + delta)
+                if name_span is not None:
+                    name_span = (name_span[0] + delta, name_span[1] + delta)
+                summary = ToolSummary(obj.index, placed.facts.name, tool_ptr, tspan, name_span, obj.shape)
+                block = FindingBlock(tspan[0], placed.origin, placed.findings) if placed.findings else None
+                record = (tspan, placed, name_span, summary, block)
+            if block is not None:
+                blocks.append(block)
+            facts.append((obj, placed.facts))
+            tools.append(summary)
+            records.append(record)  # type: ignore[union-attr]
+            continue
+        found_span = view.span(tool_ptr, "value")
+        if found_span is None or (found_span == (0, 0) and tool_ptr):
+            records = None  # no place to move it from next time
+        tspan = found_span or (0, 0)
         seen = seen_tools.get(id(obj.value))
         if seen is not None:
             seen_tools.move_to_end(id(obj.value))  # tools of open documents stay; old versions of edited ones go
@@ -215,6 +251,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                 placed = cached
             elif deadline is not None and time.perf_counter() > deadline:
                 pending += 1  # left for `resume` or a later call; listed with its name only
+                records = None
                 later.append((key, obj, fields, source, tool_ptr, tspan[0]))
                 name_ptr = tool_ptr + fields.get("name", "/name")
                 raw_name = jp.resolve(value, name_ptr, None)
@@ -229,16 +266,73 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
             seen_tools.keep(id(obj.value), _Seen(
                 obj.value, tool_ptr, obj.index, obj.shape, context, tspan[1] - tspan[0], placed,
                 None if name_span is None else (name_span[0] - tspan[0], name_span[1] - tspan[0])))
-        if placed.findings:
-            blocks.append(FindingBlock(tspan[0], placed.origin, placed.findings))
+        block = FindingBlock(tspan[0], placed.origin, placed.findings) if placed.findings else None
+        if block is not None:
+            blocks.append(block)
         facts.append((obj, placed.facts))
-        tools.append(ToolSummary(obj.index, placed.facts.name, tool_ptr, tspan, name_span, obj.shape))
+        summary = ToolSummary(obj.index, placed.facts.name, tool_ptr, tspan, name_span, obj.shape)
+        tools.append(summary)
+        if records is not None:
+            records.append((tspan, placed, name_span, summary, block))
+    if records is not None and objects:
+        analyzer.runs.keep(run_key, _Run(parsed, context, tuple(objects), records))
+    else:
+        analyzer.runs.pop(run_key, None)
     raws.extend(_document_checks_cached(facts, config, analyzer))
     owners = {t.pointer: (t.index, t.name) for t in tools}
     findings = _finish(text, view, raws, config, value, owners, renderer=renderer)
     loose = _sorted(syntax_filter(syntax, config) + findings)
     return DocumentReport(tuple(loose), tuple(tools), is_tool_file, tuple(blocks), pending=pending,
                           resume=resume if pending else None, is_request=is_request(value))
+
+
+#: One tool as the last run placed it: its span, findings, name's span, and what the report held of it
+#: (reused as they are while the tool has not moved).
+_Record = tuple[tuple[int, int], "_Placed", "tuple[int, int] | None", ToolSummary, "FindingBlock | None"]
+
+
+class _Run:
+    """What a run of ``run_document`` leaves for the next run of the same file: its parse, context
+    and tool objects, and each tool's record, in the order of ``objects``."""
+
+    __slots__ = ("context", "objects", "parsed", "pointers", "records")
+
+    def __init__(self, parsed: Any, context: tuple[Any, ...], objects: tuple[Any, ...],
+                 records: list[_Record]) -> None:
+        self.parsed, self.context, self.objects, self.records = parsed, context, objects, records
+        self.pointers = {o.pointer: i for i, o in enumerate(objects)}
+
+
+def _edited_tool(last: _Run, parsed: Any, value: Any, context: tuple[Any, ...],
+                 analyzer: Analyzer) -> tuple[int, Any] | None:
+    """(index in ``last.objects``, new tool object) when ``parsed`` is an incremental re-parse of the
+    last run's document whose re-parsed container lies inside one tool, so that every other tool's
+    text, pointer and findings are the last run's; None when the run must find its tools again."""
+    base = parsed.base
+    if (base is None or base() is not last.parsed or not parsed.value_patched or context is not last.context
+            or parsed.changed_pointer is None):
+        return None
+    parts = jp.parts(parsed.changed_pointer)
+    while parts:  # the innermost tool enclosing the re-parsed container (never the root: "" is excluded)
+        index = last.pointers.get(jp.from_parts(parts))
+        if index is not None:
+            break
+        parts.pop()
+    else:
+        return None
+    from ..loading import ToolObject  # type: ignore[attr-defined,unused-ignore]
+
+    old = last.objects[index]
+    new = jp.resolve(value, old.pointer, None)
+    in_declarations = parts[-2:-1] == ["functionDeclarations"]
+    if not isinstance(new, dict) or (not in_declarations and isinstance(new.get("functionDeclarations"), list)):
+        return None  # no longer one tool object (the file's layout of tools changed)
+    shape = analyzer.shape_of(new)
+    if in_declarations and shape in (None, "canonical") and "name" in new:
+        shape = "gemini"
+    if shape is None and not _toolish(new):
+        return None
+    return index, ToolObject(old.index, old.pointer, new, shape)
 
 
 class _Seen:

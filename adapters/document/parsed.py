@@ -13,7 +13,9 @@ Values and nodes are shared between successive documents: treat them as read-onl
 
 from __future__ import annotations
 
+import weakref
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
@@ -39,7 +41,14 @@ class ParsedDocument:
 
     ``changed_pointer`` / ``changed_elements`` tell what an incremental re-parse re-built: the pointer
     of the re-parsed container and the indices of the root's children that changed; both are None
-    after a full parse (everything may have changed)."""
+    after a full parse (everything may have changed). After an incremental re-parse ``base()`` is the
+    document it started from (while that is alive: a weak reference, so versions do not chain in
+    memory), ``delta`` the change in length, and ``value_patched`` says whether ``value`` is the base's
+    value with the re-parsed container replaced (every other object shared) rather than rebuilt."""
+
+    base: Callable[[], ParsedDocument | None] | None = None
+    delta = 0
+    value_patched = False
 
     def __init__(self, text: str, *, jsonc: bool = False) -> None:
         self.text = text
@@ -402,10 +411,12 @@ def _splice(prev: ParsedDocument, text: str, delta: int, path: list[tuple[Node, 
     doc = ParsedDocument._assemble(text, prev.jsonc, root, new_errors, new_dups)
     doc.changed_pointer = pointer
     doc.changed_elements = (path[0][1],)
+    doc.base, doc.delta = weakref.ref(prev), delta
     if "value" in prev.__dict__:
         value = _patched_value(prev.value, path, new_node)
         if value is not _UNKNOWN:
             doc.__dict__["value"] = value
+            doc.value_patched = True
     return doc
 
 

@@ -1,0 +1,130 @@
+"""An edit inside one tool reuses the last run of the file for every other tool (``_edited_tool`` in the
+engine): the report must be exactly what a cold check of the new text gives, whatever the layout of the
+file's tools, and the reuse must really happen (counted, so a path that is never taken cannot pass)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from cold_oracle import cold_report
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolcast.adapters.checks import Analyzer, CheckConfig, DocumentReport
+
+CONFIG = CheckConfig(targets=("openai", "anthropic", "gemini", "mcp"))
+
+
+def _params(i: int) -> dict[str, Any]:
+    return {"type": "object", "properties": {"n": {"type": "int" if i % 3 == 0 else "integer", "minimum": 1},
+                                             "t": {"type": ["string", "null"], "format": "date"},
+                                             "c": {"const": "x"} if i % 2 else {"enum": ["a", "b"]}},
+            "required": ["n", "ghost"] if i % 4 == 0 else ["n"]}
+
+
+def _tool(i: int) -> dict[str, Any]:
+    """Tools of every shape a file can hold, with findings (TC110 `int`, TC302 `ghost`, losses)."""
+    name = f"tool_{i % 7}" if i % 5 else f"tool {i}"  # repeated names (TC201) and names to sanitise
+    kind = i % 4
+    if kind == 0:
+        return {"name": name, "description": f"Tool {i}", "parameters": _params(i)}
+    if kind == 1:
+        return {"type": "function", "function": {"name": name, "description": "d", "parameters": _params(i)}}
+    if kind == 2:
+        return {"name": name, "description": "d", "input_schema": _params(i), "strict": True}
+    return {"name": name, "inputSchema": _params(i)}
+
+
+LAYOUTS = {
+    "list": json.dumps([_tool(i) for i in range(24)], indent=2),
+    "tools": json.dumps({"tools": [_tool(i) for i in range(24)]}, indent=2),
+    "gemini": json.dumps([{"functionDeclarations": [{"name": f"f{i}", "description": "d",
+                                                     "parameters": {"type": "OBJECT", "properties": {
+                                                         "q": {"type": "STRING", "format": "uuid"}}}}
+                                                    for i in range(k, k + 6)]} for k in (0, 6, 12)], indent=1),
+}
+EDIT_TEXTS = ["", "x", " ", '"', ",", "{", "}", "[", "]", ":", "\n", "1", '"a": 1, ', '"type": "object", ']
+
+
+def _view(report: DocumentReport) -> tuple[Any, ...]:
+    return report.findings, report.tools, report.is_tool_file, report.pending, report.is_request
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(LAYOUTS)), st.data())
+def test_edits_inside_tools_equal_a_cold_check(layout: str, data: st.DataObject) -> None:
+    analyzer = Analyzer()
+    doc = analyzer.parse(LAYOUTS[layout])
+    analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    for _ in range(data.draw(st.integers(1, 6))):
+        text = doc.text
+        at = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(at, min(len(text), at + 6)))
+        doc = analyzer.reparse(doc, at, end, data.draw(st.sampled_from(EDIT_TEXTS)))
+        warm = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+        assert _view(warm) == _view(cold_report(doc.text, CONFIG))
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_an_edit_in_one_tool_reuses_the_rest(layout: str, runs: list[int]) -> None:
+    analyzer = Analyzer()
+    text = LAYOUTS[layout]
+    doc = analyzer.parse(text)
+    analyzer.check_document(text, config=CONFIG, parsed=doc)
+    edits = 0
+    for needle in ('"d"', '"date"', '"STRING"'):  # a description, a format, a Gemini type: inside tools
+        at = doc.text.find(needle, len(doc.text) // 3)
+        if at < 0:
+            continue
+        for insert in ("Q", "QQ", ""):  # grow, grow again, then shrink back: tools after it move both ways
+            doc = analyzer.reparse(doc, at + 1, at + 1 + (2 if insert == "" else 0), insert)
+            runs.clear()
+            warm = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+            edits += 1
+            assert analyzer.edited_runs == edits
+            assert len(runs) <= 1  # the edited tool at most (a known text is found by content)
+            assert _view(warm) == _view(cold_report(doc.text, CONFIG))
+
+
+def test_an_edit_that_changes_the_files_layout_is_a_full_run() -> None:
+    analyzer = Analyzer()
+    doc = analyzer.parse(LAYOUTS["list"])
+    analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    at = doc.text.index('"name"') - 1  # inside the first tool: it becomes a Gemini wrapper
+    doc = analyzer.reparse(doc, at, at, '"functionDeclarations": [{"name": "g"}], ')
+    warm = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    assert analyzer.edited_runs == 0
+    assert _view(warm) == _view(cold_report(doc.text, CONFIG))
+    assert any(t.pointer == "/0/functionDeclarations/0" for t in warm.tools)
+
+
+def test_a_run_with_another_configuration_does_not_reuse_the_last() -> None:
+    analyzer = Analyzer()
+    doc = analyzer.parse(LAYOUTS["list"])
+    analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    at = doc.text.index('"d"') + 1
+    doc = analyzer.reparse(doc, at, at, "Q")
+    other = CheckConfig(targets=("gemini",))
+    warm = analyzer.check_document(doc.text, config=other, parsed=doc)
+    assert analyzer.edited_runs == 0
+    assert _view(warm) == _view(cold_report(doc.text, other))
+
+
+def test_a_request_file_is_checked_again_around_its_tools() -> None:
+    """The request's own checks (TC8xx) read every tool: renaming the tool a message calls is found."""
+    request = {"model": "m", "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "tool_1", "arguments": "{}"}}]}],
+        "tools": [_tool(i) for i in range(1, 9)]}
+    analyzer = Analyzer()
+    doc = analyzer.parse(json.dumps(request, indent=2))
+    first = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    assert first.is_request
+    at = doc.text.index('"tool_1"', doc.text.index('"tools"')) + 1
+    doc = analyzer.reparse(doc, at, at, "renamed_")
+    warm = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    assert analyzer.edited_runs == 1
+    assert _view(warm) == _view(cold_report(doc.text, CONFIG))
+    assert {f.code for f in warm.findings} != {f.code for f in first.findings}
