@@ -81,6 +81,10 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str],
         if isinstance(branches, list):
             for i, branch in enumerate(branches):
                 value = _drop_nulls(value, branch, jp.join(ptr, key, i), record, root, depth + 1)
+    if isinstance(schema.get("allOf"), list):
+        # Targets without `allOf` get the branches merged into this node, and the properties strict
+        # mode made required are recorded where the merge put them (`ptr/properties/x`).
+        schema = _merged(schema, root, depth)
     if isinstance(value, dict):
         props: dict[str, Any] = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
         out: dict[str, Any] = {}
@@ -107,6 +111,30 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str],
         else:
             result.append(_drop_nulls(item, items, jp.join(ptr, "items"), record, root, depth + 1))
     return result
+
+
+def _merged(schema: dict[str, Any], root: Any, depth: int) -> dict[str, Any]:
+    """The node as the converter's ``allOf`` merge sees it: the branches' members (local ``$ref``
+    branches resolved, nested ``allOf`` merged) joined into one node; a property two branches define
+    differently becomes an ``allOf`` of both, as the converter makes it."""
+    merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
+    for raw in schema["allOf"]:
+        branch = raw
+        ref = branch.get("$ref") if isinstance(branch, dict) else None
+        if isinstance(ref, str) and ref.startswith("#"):
+            branch = jp.resolve(root, ref[1:], None)
+        if isinstance(branch, dict) and isinstance(branch.get("allOf"), list) and depth < _MAX_DEPTH:
+            branch = _merged(branch, root, depth + 1)
+        if not isinstance(branch, dict):
+            continue
+        for key, member in branch.items():
+            if key == "properties" and isinstance(member, dict) and isinstance(merged.get(key, {}), dict):
+                props = merged["properties"] = dict(merged.get("properties", {}))
+                for name, sub in member.items():
+                    props[name] = {"allOf": [props[name], sub]} if name in props and props[name] != sub else sub
+            else:
+                merged.setdefault(key, member)
+    return merged
 
 
 def argument_errors(tool: CanonicalTool, arguments: dict[str, Any]) -> list[tuple[str, str]]:

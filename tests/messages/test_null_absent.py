@@ -29,8 +29,20 @@ def _object(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[di
     return build()
 
 
+def _all_of(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    """Two object branches with their own property names (targets without `allOf` get them merged)."""
+    return st.tuples(_object(children), _object(children)).map(lambda pair: {"allOf": [
+        pair[0], {**pair[1], "properties": {k.upper(): v for k, v in pair[1]["properties"].items()},
+                  "required": [k.upper() for k in pair[1]["required"]]}]})
+
+
+def _any_of(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    return _object(children).map(lambda obj: {"anyOf": [obj, {"type": "integer", "minimum": 100}]})
+
+
 SCHEMAS = st.recursive(st.sampled_from(LEAVES), lambda inner: st.one_of(
-    _object(inner), inner.map(lambda s: {"type": "array", "items": s, "maxItems": 2})), max_leaves=8)
+    _object(inner), inner.map(lambda s: {"type": "array", "items": s, "maxItems": 2}), _all_of(inner),
+    _any_of(inner)), max_leaves=8)
 
 
 @st.composite
@@ -49,6 +61,13 @@ def instances(schema: dict[str, Any], root: dict[str, Any]) -> st.SearchStrategy
         return instances(root["$defs"][schema["$ref"].rsplit("/", 1)[1]], root)
     if "enum" in schema:
         return st.sampled_from(schema["enum"])
+    if "allOf" in schema:
+        first, second = (instances(b, root) for b in schema["allOf"])
+        return st.tuples(first, second).map(lambda pair: {**pair[0], **pair[1]})
+    if "anyOf" in schema:
+        return st.one_of(*(instances(b, root) for b in schema["anyOf"]))
+    if "minimum" in schema and schema["minimum"] == 100:
+        return st.integers(100, 102)
     t = schema["type"]
     if t == "string":
         return st.text(max_size=3)
@@ -70,8 +89,12 @@ def strict_rule(value: Any, schema: Any, root: Any) -> Any:
     if "$ref" in schema:
         return strict_rule(value, root["$defs"][schema["$ref"].rsplit("/", 1)[1]], root)
     if "anyOf" in schema and value is not None:
-        branches = [b for b in schema["anyOf"] if b.get("type") != "null"]
-        return strict_rule(value, branches[0], root) if len(branches) == 1 else value
+        # The model answers with a branch its value fits: the first one whose rule-made value is valid.
+        for branch in (b for b in schema["anyOf"] if b.get("type") != "null"):
+            sent = strict_rule(value, branch, root)
+            if jsonschema.Draft202012Validator({**branch, "$defs": root.get("$defs", {})}).is_valid(sent):
+                return sent
+        return value
     if isinstance(value, dict):
         return {k: strict_rule(value[k], sub, root) if k in value else None
                 for k, sub in schema.get("properties", {}).items()}
@@ -93,6 +116,7 @@ def test_calls_made_by_the_strict_rule_map_back_to_valid_arguments(tool: Canonic
     call, found = to_canonical_call(ToolCall("c1", "t", sent), (tool,), (conv,))
     assert found is tool
     jsonschema.validate(call.arguments, original, cls=jsonschema.Draft202012Validator)
+    assert call.arguments == instance  # exactly the nulls the strict rule added are gone (instances hold none)
 
 
 def test_nested_nulls_in_items_and_definitions_are_dropped() -> None:
