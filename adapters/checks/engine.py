@@ -223,7 +223,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                 blocks.append(block)
             facts.append((obj, placed.facts))
             tools.append(summary)
-            records.append(record)  # type: ignore[union-attr]
+            if records is not None:  # None once the edited tool was left pending
+                records.append(record)
             continue
         found_span = view.span(tool_ptr, "value")
         if found_span is None or (found_span == (0, 0) and tool_ptr):

@@ -128,3 +128,19 @@ def test_a_request_file_is_checked_again_around_its_tools() -> None:
     assert analyzer.edited_runs == 1
     assert _view(warm) == _view(cold_report(doc.text, CONFIG))
     assert {f.code for f in warm.findings} != {f.code for f in first.findings}
+
+
+def test_an_edit_checked_under_a_spent_budget_leaves_the_edited_tool_pending() -> None:
+    """The server checks large files with a time budget: when it is spent before the edited tool, that
+    tool is pending, the others are still the last run's, and the next call finishes the work."""
+    analyzer = Analyzer()
+    doc = analyzer.parse(LAYOUTS["list"])
+    analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    at = doc.text.index('"Tool 0"') + 2
+    doc = analyzer.reparse(doc, at, at, "Q")
+    partial = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    assert analyzer.edited_runs == 1 and partial.pending == 1
+    assert partial.resume is not None and partial.resume(60.0) == 0
+    complete = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    assert complete.pending == 0
+    assert _view(complete) == _view(cold_report(doc.text, CONFIG))
