@@ -7,15 +7,19 @@ from typing import Any
 
 
 def escape(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    # Most tokens need no escape; the test is cheaper than two replacements (pointers are built per keyword).
+    return text.replace("~", "~0").replace("/", "~1") if "~" in text or "/" in text else text
 
 
 def unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
+    return token.replace("~1", "/").replace("~0", "~") if "~" in token else token
 
 
 def join(base: str, *tokens: str | int) -> str:
     """``join("/a", "b", 0) == "/a/b/0"``; ``join("", "x") == "/x"``."""
+    if len(tokens) == 1:
+        return base + "/" + escape(tokens[0])
     return base + "".join("/" + escape(t) for t in tokens)
 
 
@@ -28,6 +32,8 @@ def parts(pointer: str) -> list[str]:
         return []
     if not pointer.startswith("/"):
         raise ValueError(f"not a JSON pointer: {pointer!r}")
+    if "~" not in pointer:
+        return pointer[1:].split("/")
     return [unescape(p) for p in pointer[1:].split("/")]
 
 

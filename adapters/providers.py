@@ -92,6 +92,7 @@ class ProviderProfile:
     limits: Mapping[str, Any]
     default_mode: str
     modes: Mapping[str, Mapping[str, Any]]
+    mode_ids: Mapping[str, str]
 
     @property
     def has_strict(self) -> bool:
@@ -105,6 +106,11 @@ class ProviderProfile:
         """The settings of mode ``key`` (a fresh copy the walker may keep)."""
         out: dict[str, Any] = json.loads(json.dumps(dict(self.modes[key])))
         return out
+
+    def mode_id(self, key: str) -> str:
+        """Mode ``key``'s settings as canonical JSON: equal for equal modes of any target, so a walk of one
+        can serve the others (``convert.shared``)."""
+        return self.mode_ids[key]
 
 
 def _validate(target: str, data: Any) -> ProviderProfile:
@@ -140,7 +146,9 @@ def _validate(target: str, data: Any) -> ProviderProfile:
     limit = desc.get("max_length")
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
     return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),
-                           data["default_mode"], MappingProxyType({k: MappingProxyType(v) for k, v in modes.items()}))
+                           data["default_mode"], MappingProxyType({k: MappingProxyType(v) for k, v in modes.items()}),
+                           MappingProxyType({k: json.dumps(v, sort_keys=True, separators=(",", ":"))
+                                             for k, v in modes.items()}))
 
 
 @cache

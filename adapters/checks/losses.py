@@ -37,10 +37,12 @@ def loss_code(loss: Loss) -> str:
 
 def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tuple[Any, Any]]:
     """[(LoadedTool, Conversion)] for every configured target; empty when the tool does not load
-    (discovery findings already say why)."""
+    (discovery findings already say why). The losses are ``convert``'s own; the outputs are not meant
+    to be sent (``convert.shared``)."""
     # Imported here (the converter imports the checks' configuration); a failure to import is a bug
     # to see, never a reason to report no losses.
     from ..convert import convert  # type: ignore[attr-defined,unused-ignore]
+    from ..convert.shared import SharedLowering
     from ..loading import load_tools  # type: ignore[attr-defined,unused-ignore]
 
     try:
@@ -49,9 +51,10 @@ def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tupl
         return []
     out = []
     for lt in loaded[:1]:
+        shared = SharedLowering()  # each distinct mode walked once; outputs are not for sending
         for target in config.targets:
             try:
-                out.append((lt, convert(lt.tool, target, config.options_for(target))))
+                out.append((lt, convert(lt.tool, target, config.options_for(target), lowering=shared)))
             except ToolcastError:
                 continue
     return out
@@ -63,13 +66,16 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
     from .tool_checks import Raw
 
     groups: dict[tuple[str, str, str], list[Loss]] = {}
+    places: dict[str, str] = {}  # targets lose the same keywords: each pointer is placed once
     for lt, conv in conversions(value, shape, config):
         for loss in conv.losses:
-            try:
-                ptr = lt.doc_pointer(loss.pointer)
-            except Exception:
-                ptr = ""
-            ptr = _existing(value, ptr)
+            ptr = places.get(loss.pointer)
+            if ptr is None:
+                try:
+                    ptr = lt.doc_pointer(loss.pointer)
+                except Exception:
+                    ptr = ""
+                ptr = places[loss.pointer] = _existing(value, ptr)
             template = loss.message.replace(loss.target, "\0")
             groups.setdefault((loss_code(loss), ptr, template), []).append(loss)
     raws: list[Raw] = []

@@ -46,10 +46,24 @@ def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
     return "strict" if strict else "non_strict"
 
 
-def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = None) -> Conversion:
+#: How a schema is lowered: ``(schema, base pointer, target, mode, mode id)`` → the walker's result. The
+#: mode id (``ProviderProfile.mode_id``, None for a mode made up on the way) names equal modes equally.
+Lowering = Callable[[Any, str, str, dict[str, Any], str | None], tuple[Any, list[Loss], dict[str, list[str]]]]
+
+
+def _walk(schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str | None) -> tuple[
+        Any, list[Loss], dict[str, list[str]]]:
+    return lower(schema, base, target, mode)
+
+
+def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = None, *,
+            lowering: Lowering = _walk) -> Conversion:
+    """``tool`` as ``target``'s tool object, with every loss. ``lowering`` is the walker; the checks pass a
+    ``SharedLowering``, which gives the same losses for less work and an output not meant to be sent."""
     options = options or TargetOptions()
     mode_key = mode_name(tool, target, options)
-    mode = profile(target).mode(mode_key)
+    prof = profile(target)
+    mode = prof.mode(mode_key)
     losses: list[Loss] = []
     roundtrip: dict[str, Any] = {}
     override = tool.overrides.get(target, {})
@@ -72,13 +86,14 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
                            f"{limit:,}: cut to {limit:,}"))
         description = description[:limit]
 
-    params, plosses, record = lower(tool.parameters, "/parameters", target, mode)
+    params, plosses, record = lowering(tool.parameters, "/parameters", target, mode, prof.mode_id(mode_key))
     losses.extend(plosses)
     roundtrip.update(record)
     returns = None
     if tool.returns is not None and target in _RETURNS_KEY:
-        returns, rlosses, _ = lower(tool.returns, "/returns", target, {**mode, "all_required": False,
-                                                                       "closed_objects": False})
+        returns, rlosses, _ = lowering(tool.returns, "/returns", target, {**mode, "all_required": False,
+                                                                          "closed_objects": False},
+                                       prof.mode_id(mode_key) + "/returns")
         losses.extend(rlosses)
     ctx = _Ctx(tool, target, mode_key == "strict", options, losses)
     body = _ENVELOPES[target](ctx, safe, description, params, returns)

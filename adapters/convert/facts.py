@@ -1,0 +1,147 @@
+"""What a schema uses, found in one scan, and the modes that certainly report no loss for it.
+
+The checks need every target's losses for every tool, and most tools use nothing a permissive mode
+(OpenAI, Anthropic, Mistral and Bedrock without strict mode; MCP) would change. ``SchemaFacts`` records,
+in one scan of the schema, each fact the walker (``walker.py``) turns into a loss in some mode; ``quiet``
+answers whether a mode's walk of that schema certainly records none. It errs one way only: "not quiet"
+means "walk it", never "it has losses". ``tests/convert/test_shared_lowering.py`` holds it to the walker
+on the real-world corpus and on random schemas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import pointer as jp
+from .walker import _JSON_TYPES, _LIST, _MAP, _ONE, KNOWN
+
+#: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
+#: (128 levels, 100,000 nodes), so the walker's budget losses cannot be missed.
+_MAX_DEPTH = 64
+_MAX_NODES = 20_000
+
+
+@dataclass(frozen=True)
+class SchemaFacts:
+    """The facts of one schema that decide whether some mode's walk records a loss."""
+
+    keywords: frozenset[str]     # every key of every schema node (not property names)
+    unknown: bool                # a key the walker does not know and that is not an `x-` extension
+    dirty_type: bool             # a `type` that is not a JSON Schema type name (`dict`, `List[str]`, `STRING`)
+    type_list: bool              # `type` as a list
+    draft4_exclusive: bool       # boolean `exclusiveMinimum`/`exclusiveMaximum`
+    tuple_items: bool            # `items` as a list (draft-07 tuples)
+    array_without_items: bool    # an array type with neither `items` nor `prefixItems`
+    closed_missing: bool         # `additionalProperties: false` with a required name not in `properties`
+    foreign_refs: bool           # a `$ref` other than to the root or to one of the root's definitions
+    root_typed: bool             # the root is an object with `type`
+    root_composition: bool       # the root has `anyOf`, `oneOf` or `allOf`
+    too_big: bool                # deeper or larger than the scan looks
+
+
+def scan(schema: Any) -> SchemaFacts:
+    """One pass over ``schema``'s nodes (the positions the walker descends into, and a few more)."""
+    keywords: set[str] = set()
+    flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items",
+                           "array_without_items", "closed_missing", "foreign_refs"), False)
+    count = 0
+    too_big = False
+    stack: list[tuple[Any, int]] = [(schema, 0)]
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if depth > _MAX_DEPTH or count > _MAX_NODES:
+            too_big = True
+            break
+        if not isinstance(node, dict):
+            continue
+        keywords.update(node)
+        for key, value in node.items():
+            if key not in KNOWN and not key.startswith("x-"):
+                flags["unknown"] = True
+            if key in _ONE or key == "additionalItems":
+                if isinstance(value, list):  # tuple `items` (and anything else listed there)
+                    flags["tuple_items"] = True
+                    stack.extend((v, depth + 1) for v in value)
+                else:
+                    stack.append((value, depth + 1))
+            elif key in _MAP:
+                if isinstance(value, dict):
+                    stack.extend((v, depth + 1) for v in value.values())
+            elif key in _LIST and isinstance(value, list):
+                stack.extend((v, depth + 1) for v in value)
+        if "$ref" in node and not _root_ref(schema, node["$ref"]):
+            flags["foreign_refs"] = True
+        t = node.get("type")
+        if isinstance(t, list):
+            flags["type_list"] = True
+            if any(not isinstance(x, str) or x not in _JSON_TYPES for x in t):
+                flags["dirty_type"] = True
+        elif t is not None and (not isinstance(t, str) or t not in _JSON_TYPES):
+            flags["dirty_type"] = True
+        if isinstance(node.get("exclusiveMinimum"), bool) or isinstance(node.get("exclusiveMaximum"), bool):
+            flags["draft4_exclusive"] = True
+        if (t == "array" or (isinstance(t, list) and "array" in t)) and "items" not in node \
+                and "prefixItems" not in node:
+            flags["array_without_items"] = True
+        if node.get("additionalProperties") is False and isinstance(node.get("required"), list):
+            props = node.get("properties", {})
+            if not isinstance(props, dict) or any(isinstance(r, str) and r not in props for r in node["required"]):
+                flags["closed_missing"] = True
+    root = schema if isinstance(schema, dict) else {}
+    return SchemaFacts(
+        keywords=frozenset(keywords), root_typed=isinstance(schema, dict) and "type" in schema,
+        root_composition=any(k in root for k in ("anyOf", "oneOf", "allOf")), too_big=too_big, **flags)
+
+
+def _root_ref(root: Any, ref: Any) -> bool:
+    """``ref`` names the root or a definition the root's ``$defs``/``definitions`` has: a reference every
+    mode that keeps references keeps as it is (``walker._kept_ref``)."""
+    if ref == "#":
+        return True
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return False
+    parts = jp.parts(ref[1:])
+    return len(parts) == 2 and isinstance(root, dict) and isinstance(root.get(parts[0]), dict) \
+        and parts[0] in ("$defs", "definitions") and parts[1] in root[parts[0]]
+
+
+#: Settings under which a walk may rewrite a schema whatever it uses: such a mode is never quiet.
+_STRUCTURAL = ("closed_objects", "all_required", "typed_nodes", "any_of_alone", "type_case",
+               "object_properties_nonempty")
+
+
+def quiet(mode: Mapping[str, Any], facts: SchemaFacts) -> bool:
+    """True only when lowering a schema with these facts in ``mode`` certainly records no loss."""
+    if facts.too_big or not facts.root_typed or any(mode.get(s) for s in _STRUCTURAL):
+        return False
+    used = facts.keywords
+    if "$ref" in used and (facts.foreign_refs or mode.get("refs") == "inline" or not mode.get("recursion", True)
+                           or not mode.get("ref_siblings", True)):
+        return False  # inlined (and reported), cut or dropped; only references kept as they are stay quiet
+    if "$dynamicRef" in used:
+        return False
+    if facts.dirty_type or facts.draft4_exclusive or facts.tuple_items or facts.closed_missing:
+        return False  # rewritten (and reported) in every mode, or refused in every mode
+    rules: Mapping[str, str] = mode.get("keywords", {})
+    if any(rules.get(key, "keep") != "keep" for key in used):
+        return False
+    if facts.unknown and mode.get("unknown_keywords") == "drop":
+        return False
+    if ("$defs" in used or "definitions" in used) and (mode.get("refs") == "inline" or not mode.get("recursion", True)):
+        return False
+    checks = (
+        ("allOf", mode.get("allOf") == "merge"), ("oneOf", mode.get("oneOf") == "anyOf"),
+        ("const", mode.get("const") == "enum"), ("enum", mode.get("enum", "any") != "any"),
+        ("format", mode.get("formats") is not None), ("minItems", mode.get("min_items_max") is not None),
+        ("additionalProperties", mode.get("additionalProperties") == "drop"),
+    )
+    if any(acts and key in used for key, acts in checks):
+        return False
+    if facts.type_list and mode.get("type_arrays") == "nullable":
+        return False
+    if facts.array_without_items and mode.get("needs_items"):
+        return False
+    return not (facts.root_composition and not mode.get("root_composition", True))

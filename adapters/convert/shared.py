@@ -1,0 +1,65 @@
+"""One tool's schemas lowered once per distinct mode, for the checks' loss findings.
+
+Eight targets have six distinct modes by default (OpenAI Chat and Responses share strict mode; Mistral,
+MCP and Bedrock keep everything alike), and the walker's decisions depend on the mode alone: the target
+only names itself in messages. So a ``SharedLowering`` walks each distinct mode once, with a placeholder
+for the target's name, and hands every target of that mode the same losses under its own name. A mode
+that certainly records no loss for the schema (``facts.quiet``) is not walked at all.
+
+Only the losses and the round-trip record are exact: the schema handed back is the placeholder walk's, or
+for a quiet mode the original itself, so this is for callers that read losses (the checks), never for
+output (``toolcast convert`` and exports call ``convert`` without it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..losses import Loss
+from .facts import SchemaFacts, quiet, scan
+from .walker import lower
+
+#: Stands for the target's name in a shared walk's messages. A schema holding it anywhere (a JSON string
+#: with ``\\u0000``) is walked per target instead, so replacing it afterwards can touch nothing else.
+_PLACEHOLDER = "\x00"
+
+Lowered = tuple[Any, list[Loss], dict[str, list[str]]]
+
+
+class SharedLowering:
+    """Lowerings of one tool's schemas, shared by the targets whose modes are equal (``mode_id``)."""
+
+    def __init__(self) -> None:
+        self._walked: dict[tuple[int, str, str], Lowered] = {}
+        self._facts: dict[int, tuple[Any, SchemaFacts, bool]] = {}  # the schema kept: its id stays its own
+        self.walks = 0  # walks made (not shared, not skipped): what the tests count
+
+    def __call__(self, schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str | None) -> Lowered:
+        if mode_id is None:
+            self.walks += 1
+            return lower(schema, base, target, mode)
+        facts, placeholder_free = self._facts_of(schema)
+        if quiet(mode, facts):
+            return schema, [], {}
+        if not placeholder_free:
+            self.walks += 1
+            return lower(schema, base, target, mode)
+        key = (id(schema), base, mode_id)
+        done = self._walked.get(key)
+        if done is None:
+            self.walks += 1
+            done = self._walked[key] = lower(schema, base, _PLACEHOLDER, mode)
+        out, losses, record = done
+        return out, [Loss(target, x.pointer, x.keyword, x.value, x.action, x.effect,
+                          x.message.replace(_PLACEHOLDER, target)) for x in losses], record
+
+    def _facts_of(self, schema: Any) -> tuple[SchemaFacts, bool]:
+        known = self._facts.get(id(schema))
+        if known is None:
+            # ensure_ascii (the default) writes the placeholder as an escape that nothing else produces
+            # but a backslash text, which only makes the check err towards walking per target.
+            facts = scan(schema)
+            free = not facts.too_big and "\\u0000" not in json.dumps(schema)  # too big: json.dumps may recurse too far
+            known = self._facts[id(schema)] = (schema, facts, free)
+        return known[1], known[2]

@@ -1,0 +1,180 @@
+"""The checks' shared lowering (one walk per distinct mode, none for a quiet one) against the walker itself.
+
+The oracle is ``convert`` with its own walker, once per target, as ``toolcast convert`` calls it: the shared
+lowering must give every target exactly those losses (target, pointer, keyword, value, action, effect,
+message) and that round-trip record, on every real-world corpus tool and on random schemas. ``quiet`` is
+held to the walker directly: a mode it calls quiet must record no loss when walked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolcast.adapters.convert import convert
+from toolcast.adapters.convert.facts import quiet, scan
+from toolcast.adapters.convert.shared import SharedLowering
+from toolcast.adapters.convert.walker import lower
+from toolcast.adapters.model import CanonicalTool
+from toolcast.adapters.providers import profile
+from toolcast.adapters.targets import TARGETS, TargetOptions
+
+from ..corpus.harness import corpus, load
+
+OPTIONS = (TargetOptions(), TargetOptions(strict=True), TargetOptions(strict=False))
+MODES = [(t, key) for t in TARGETS for key in profile(t).modes]
+
+
+def _same_as_convert(tool: CanonicalTool, options: TargetOptions) -> SharedLowering:
+    shared = SharedLowering()
+    for target in TARGETS:
+        expected = convert(tool, target, options)
+        got = convert(tool, target, options, lowering=shared)
+        assert got.losses == expected.losses, (target, options)
+        assert got.roundtrip == expected.roundtrip, (target, options)
+    return shared
+
+
+def _corpus_tools() -> list[CanonicalTool]:
+    return [lt.tool for e in corpus() if (lt := load(e).tool) is not None]
+
+
+def _corpus_same_as_convert(options: tuple[TargetOptions, ...]) -> None:
+    tools = _corpus_tools()
+    assert len(tools) > 2000
+    walks = 0
+    for tool in tools:
+        for opts in options:
+            walks += _same_as_convert(tool, opts).walks
+    # Not a speed test: the sharing must really happen, or this test would pass for a plain walker.
+    assert walks < 0.6 * len(tools) * len(options) * len(TARGETS), walks
+
+
+def test_every_corpus_tool_gets_the_walkers_losses_for_every_target() -> None:
+    _corpus_same_as_convert(OPTIONS[:1])
+
+
+def test_every_corpus_tool_gets_the_walkers_losses_strict_and_not() -> None:
+    _corpus_same_as_convert(OPTIONS[1:])  # slow (tests/conftest.py): every tool strict, then not
+
+
+def test_quiet_modes_really_record_nothing_on_the_corpus() -> None:
+    quiet_seen = 0
+    for tool in _corpus_tools():
+        facts = scan(tool.parameters)
+        for target, key in MODES:
+            mode = profile(target).mode(key)
+            if quiet(mode, facts):
+                quiet_seen += 1
+                assert lower(tool.parameters, "/parameters", target, mode)[1] == [], (tool.name, target, key)
+    assert quiet_seen > 1000, quiet_seen  # the skip is exercised, not only allowed
+
+
+# Random schemas: every keyword the walker treats specially, dirty types, draft-04 forms, refs.
+KEYWORDS = ["type", "properties", "required", "items", "prefixItems", "additionalProperties", "anyOf", "oneOf",
+            "allOf", "enum", "const", "format", "minItems", "maxLength", "exclusiveMinimum", "minimum", "$ref",
+            "$defs", "title", "default", "description", "x-extra", "nullable", "patternProperties", "not",
+            "unknownKeyword", "additionalItems"]
+TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array", "str", "STRING",
+                         "List[str]"])
+leaf = st.fixed_dictionaries({"type": TYPES | st.lists(TYPES, max_size=3)}) | st.booleans() | st.just({})
+values = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "b\x00", "date-time", "uuid",
+                                                                          "#/$defs/a", "#", "#/nowhere"])
+
+
+def _node(kids: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.dictionaries(
+        st.sampled_from(KEYWORDS),
+        kids | st.lists(kids, max_size=3) | st.dictionaries(st.sampled_from(["a", "b", "c\x00"]), kids, max_size=3)
+        | values | st.lists(values, max_size=3),
+        max_size=6)
+
+
+schemas = st.recursive(leaf, _node, max_leaves=16)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(params=schemas, typed=st.booleans(), strict=st.sampled_from([None, True, False]))
+def test_random_schemas_get_the_walkers_losses(params: Any, typed: bool, strict: bool | None) -> None:
+    if typed and isinstance(params, dict):
+        params = {"type": "object", **params}
+    tool = CanonicalTool(name="t", description="d", parameters=params if isinstance(params, dict) else {})
+    _same_as_convert(tool, TargetOptions(strict=strict))
+    facts = scan(tool.parameters)
+    for target, key in MODES:
+        mode = profile(target).mode(key)
+        if quiet(mode, facts):
+            assert lower(tool.parameters, "/parameters", target, mode)[1] == []
+
+
+def _mode(target: str, key: str) -> dict[str, Any]:
+    return profile(target).mode(key)
+
+
+PLAIN = {"type": "object", "properties": {"q": {"type": "string", "description": "query"},
+                                          "n": {"type": "integer", "minimum": 1}}, "required": ["q"]}
+
+
+@pytest.mark.parametrize("schema", [
+    {**PLAIN, "properties": {"q": {"$ref": "#/$defs/x"}}, "$defs": {"q": {"type": "string"}}},  # dangling
+    {**PLAIN, "properties": {"q": {"$ref": "https://example.com/q.json"}}},  # remote
+    {**PLAIN, "properties": {"q": {"$ref": "#/properties/n"}}},              # into properties: inlined
+    {**PLAIN, "properties": {"q": {"type": "str"}}},                          # a dirty type name
+    {**PLAIN, "properties": {"n": {"type": "integer", "minimum": 1, "exclusiveMinimum": True}}},  # draft-04
+    {**PLAIN, "properties": {"p": {"type": "array", "items": [{"type": "string"}]}}},  # draft-07 tuple
+    {**PLAIN, "additionalProperties": False, "required": ["q", "gone"]},     # closed, requires an unlisted name
+    {"properties": PLAIN["properties"]},                                      # the root says no type
+])
+def test_what_every_mode_walks(schema: dict[str, Any]) -> None:
+    facts = scan(schema)
+    assert not any(quiet(_mode(t, k), facts) for t, k in MODES)
+    assert all(lower(schema, "/parameters", t, _mode(t, k))[1] for t, k in MODES)  # and each walk reports it
+
+
+def test_which_modes_are_quiet_for_a_plain_schema() -> None:
+    facts = scan(PLAIN)
+    assert {f"{t}/{k}" for t, k in MODES if quiet(_mode(t, k), facts)} == {
+        "openai/non_strict", "openai-responses/non_strict", "anthropic/non_strict", "mistral/strict",
+        "mistral/non_strict", "mcp/default", "bedrock/non_strict", "gemini-json/default"}
+
+
+def test_references_to_root_definitions_are_quiet_where_references_are_kept() -> None:
+    schema = {**PLAIN, "properties": {"q": {"$ref": "#/$defs/q"}, "self": {"$ref": "#"}},
+              "$defs": {"q": {"type": "string"}}}
+    facts = scan(schema)
+    assert quiet(_mode("mcp", "default"), facts)
+    assert lower(schema, "/parameters", "mcp", _mode("mcp", "default"))[1] == []
+    assert not quiet(_mode("gemini", "default"), facts)  # Gemini inlines them
+
+
+def test_an_array_without_items_is_walked_only_where_items_are_needed() -> None:
+    facts = scan({**PLAIN, "properties": {"tags": {"type": "array"}}})
+    assert not quiet(_mode("openai", "non_strict"), facts)  # adds `items: {}` with a loss
+    assert lower({**PLAIN, "properties": {"tags": {"type": "array"}}}, "", "openai", _mode("openai", "non_strict"))[1]
+    assert quiet(_mode("mcp", "default"), facts)
+
+
+def test_deep_schemas_are_walked_per_target_without_recursion_errors() -> None:
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(3000):
+        deep = {"type": "object", "properties": {"a": deep}}
+    tool = CanonicalTool(name="t", description="d", parameters=deep)
+    shared = _same_as_convert(tool, TargetOptions())
+    assert shared.walks == len(TARGETS)  # too deep to scan or share: every target walks (and refuses)
+
+
+def test_a_schema_holding_the_placeholder_is_walked_per_target() -> None:
+    schema = {"type": "object", "properties": {"a\x00b": {"type": "string"}}}  # optional: named in a message
+    tool = CanonicalTool(name="t", description="d", parameters=schema)
+    shared = _same_as_convert(tool, TargetOptions())
+    assert any("a\x00b" in x.message for x in convert(tool, "openai", lowering=SharedLowering()).losses)
+    assert shared.walks == 3  # openai and openai-responses each walked on their own (not shared), gemini
+
+
+def test_equal_modes_share_one_walk() -> None:
+    tool = CanonicalTool(name="t", description="d", parameters={**PLAIN, "properties": {"q": {"type": "str"}}})
+    shared = _same_as_convert(tool, TargetOptions())
+    # openai = openai-responses (strict); anthropic; gemini; gemini-json; mistral = mcp = bedrock (non-strict)
+    assert shared.walks == 5
