@@ -15,6 +15,7 @@ from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
 from .analyzer import WorkspaceFiles
+from .fast_instance import certainly_valid_instance
 from .fast_meta import certainly_valid
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
@@ -69,16 +70,24 @@ class Validation:
         self.root = root
         self.workspace = Path(base_dir).resolve() if base_dir else None
         self.base = (self.workspace / "__toolcast_document__.json").as_uri() if self.workspace else _ROOT_URI
-        resource = referencing.Resource.from_contents(root, default_specification=DRAFT202012)
-        registry: referencing.Registry[Any] = referencing.Registry(  # type: ignore[call-arg]
-            retrieve=_retriever(self.workspace, files if files is not None else WorkspaceFiles())
-        )
-        self.registry = registry.with_resource(self.base, resource)
-        self.resolver = self.registry.resolver(self.base)
+        self._files = files
+        self._registry: referencing.Registry[Any] | None = None
         self.last_error_path = ""
         self._schema_ok: bool | None = None
         self._validators: dict[str, Any] = {}  # compiled per subschema, reused for every instance
         self.too_deep = json_depth(root, MAX_VALIDATION_DEPTH) > MAX_VALIDATION_DEPTH
+
+    @property
+    def registry(self) -> referencing.Registry[Any]:
+        """The root and the workspace files its `$ref`s name; made on first use (most tools have no
+        `$ref` and no default the fast checks leave open)."""
+        if self._registry is None:
+            resource = referencing.Resource.from_contents(self.root, default_specification=DRAFT202012)
+            registry: referencing.Registry[Any] = referencing.Registry(  # type: ignore[call-arg]
+                retrieve=_retriever(self.workspace, self._files if self._files is not None else WorkspaceFiles())
+            )
+            self._registry = registry.with_resource(self.base, resource)
+        return self._registry
 
     def meta_errors(self) -> list[tuple[str, str]]:
         """(pointer relative to the root, message) for each meta-schema violation; misspelt ``type``
@@ -121,7 +130,7 @@ class Validation:
         if scheme in _REMOTE_SCHEMES:
             return "remote"
         try:
-            self.resolver.lookup(ref)
+            self.registry.resolver(self.base).lookup(ref)
         except referencing.exceptions.Unresolvable as exc:
             if isinstance(exc, referencing.exceptions.PointerToNowhere):
                 return "no such location in the document"
@@ -134,6 +143,8 @@ class Validation:
         """Why ``instance`` is invalid against the subschema at ``rel`` (None when valid or when the
         schema itself is broken, which TC301 reports)."""
         if not self.schema_ok():
+            return None
+        if certainly_valid_instance(jp.resolve(self.root, rel, None), instance):
             return None
         try:
             validator = self._validators.get(rel)
