@@ -65,3 +65,27 @@ def test_a_fresh_process_agrees_with_a_fresh_analyzer() -> None:
     here = summary(cold_findings(text, CONFIG))
     assert here == fresh_process_findings(text, {"targets": ["openai", "gemini"]})
     assert any(row[0] == "TC302" for row in here)
+
+
+def test_a_check_pauses_the_cycle_collector_and_restores_it() -> None:
+    import gc
+
+    from toolcast.adapters.checks import Analyzer
+
+    tools = ",".join(f'{{"name": "t{i}", "description": "d", "parameters": {{"type": "object", "properties": '
+                     f'{{"a": {{"type": "string"}}}}}}}}' for i in range(300))
+    Analyzer().check_document("[]")  # the checks imported
+    assert gc.isenabled()
+    gc.collect()
+    before = gc.get_stats()[0]["collections"]
+    Analyzer().check_document(f"[{tools}]")  # tens of thousands of allocations: passes would run
+    # Unpaused, this check runs about ten passes; paused, at most the one that the allocations made meanwhile
+    # start as soon as the collector is back.
+    assert gc.get_stats()[0]["collections"] - before <= 1
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Analyzer().check_document(f"[{tools}]")
+        assert not gc.isenabled()  # a caller's choice stays
+    finally:
+        gc.enable()
