@@ -343,6 +343,9 @@ def _build_scanned(node: Node, text: str) -> None:
     """Children of a C-scanned container (valid JSON, so this needs no recovery)."""
     ws = _JSON_WS.match
     i = ws(text, node.start + 1).end()  # type: ignore[union-attr]
+    # The container's value is already decoded: each child keeps its part of it rather than the copy the
+    # scanner makes while finding the child's end (a document's values are held once, not once per level).
+    whole = node._py
     if node.kind == "object":
         props: list[Property] = []
         if text[i] != "}":
@@ -350,7 +353,7 @@ def _build_scanned(node: Node, text: str) -> None:
                 key_start = i
                 key, key_end = scanstring(text, i + 1)
                 colon = ws(text, key_end).end()  # type: ignore[union-attr]
-                child, i = _scanned_child(text, ws(text, colon + 1).end())  # type: ignore[union-attr]
+                child, i = _scanned_child(text, ws(text, colon + 1).end(), whole, key)  # type: ignore[union-attr]
                 props.append(Property(key, key_start, key_end, colon, child))
                 i = ws(text, i).end()  # type: ignore[union-attr]
                 if text[i] != ",":
@@ -361,7 +364,7 @@ def _build_scanned(node: Node, text: str) -> None:
         items: list[Node] = []
         if text[i] != "]":
             while True:
-                child, i = _scanned_child(text, i)
+                child, i = _scanned_child(text, i, whole, len(items))
                 items.append(child)
                 i = ws(text, i).end()  # type: ignore[union-attr]
                 if text[i] != ",":
@@ -370,8 +373,11 @@ def _build_scanned(node: Node, text: str) -> None:
         node._items = items
 
 
-def _scanned_child(text: str, i: int) -> tuple[Node, int]:
+def _scanned_child(text: str, i: int, whole: Any, at: str | int) -> tuple[Node, int]:
+    """The child at ``i`` whose value is ``whole[at]`` (its container's decoded value)."""
     value, end = _scan(text, i)
+    if isinstance(whole, (dict, list)):
+        value = whole[at]  # type: ignore[index]
     c = text[i]
     if c == "{" or c == "[":
         node = Node("object" if c == "{" else "array", i, end)

@@ -492,3 +492,21 @@ def test_a_shifted_property_moves_its_key_colon_and_value() -> None:
 
 def test_node_repr() -> None:
     assert repr(Node("array", 2, 5)) == "Node(array, 2, 5)"
+
+
+def test_children_of_a_scanned_container_hold_its_decoded_values_not_copies() -> None:
+    # A tool list's tools are built eagerly, their parameters lazily: the nodes built on the way to a deep
+    # place share the values the document already holds, so each value is in memory once.
+    text = json.dumps([{"name": "t", "parameters": {"type": "object", "properties": {
+        "a": {"type": "string", "enum": ["x", "y"], "description": "long text " * 20}}}}])
+    doc = ParsedDocument(text)
+    value = doc.value
+    a = value[0]["parameters"]["properties"]["a"]
+    node = doc.node_at("/0/parameters/properties/a")
+    assert node is not None and node.kind == "object"
+    assert node._py is a
+    description = doc.node_at("/0/parameters/properties/a/description")
+    assert description is not None and description.value is a["description"]
+    enum = doc.node_at("/0/parameters/properties/a/enum")
+    assert enum is not None and enum._py is a["enum"]
+    assert [n.value for n in enum.items or []] == ["x", "y"]
