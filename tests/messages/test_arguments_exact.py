@@ -77,3 +77,62 @@ def test_all_of_branches_are_walked_where_the_target_keeps_them() -> None:
     """Anthropic keeps `allOf`; nothing is recorded optional there, so every value is kept as sent."""
     sent = {"a": {"p": None, "r": 3}, "n": None}
     assert _back(ALL_OF, "anthropic", sent) == sent
+
+
+REF_TEXT = CanonicalTool("t", "d", {"type": "object", "properties": {
+    "r": {"$ref": "#/$defs/D"},                                   # Gemini inlines D: JSON text
+    "s": {"type": "array", "items": {"$ref": "#/$defs/D"}},
+    "a": {"anyOf": [{"$ref": "#/$defs/D"}, {"type": "integer"}]},
+    "o": {"oneOf": [{"type": "integer"}, {"type": "object"}]},   # Gemini: anyOf [INTEGER, STRING]
+    "n": {"$ref": "#/$defs/N"},                                   # a string definition: never parsed
+}, "$defs": {"D": {"type": "object"}, "N": {"type": "string"}}})
+
+
+@pytest.mark.parametrize(("sent", "expected"), [
+    ({"r": '{"k": 1}', "s": ['{"q": 2}'], "a": '{"b": 3}', "o": '{"c": 4}', "n": '{"x": 5}'},
+     {"r": {"k": 1}, "s": [{"q": 2}], "a": {"b": 3}, "o": {"c": 4}, "n": '{"x": 5}'}),
+    ({"r": "[1]", "a": 7, "o": 8, "n": "plain"}, {"r": "[1]", "a": 7, "o": 8, "n": "plain"}),
+])
+def test_gemini_json_text_is_read_back_through_refs_and_one_of(sent: dict[str, Any],
+                                                               expected: dict[str, Any]) -> None:
+    """The converter records a definition's JSON text at the definition (`/parameters/$defs/D`) and a
+    `oneOf` branch's at the branch: the string sent for `r`, `s`'s items, `a` and `o` is parsed back there."""
+    conv = convert(REF_TEXT, "gemini")
+    assert conv.roundtrip["json_text"] == ["/parameters/$defs/D", "/parameters/properties/o/oneOf/1"]
+    back = _back(REF_TEXT, "gemini", sent)
+    assert back == expected
+
+
+_ITEM_OBJECT = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["b"]}
+
+
+@pytest.mark.parametrize("array", [
+    {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "integer"}],
+     "items": {"anyOf": [{"type": "integer"}, _ITEM_OBJECT]}},
+    {"type": "array", "items": [{"type": "integer"}, {"type": "integer"}],   # draft-07 tuple form
+     "additionalItems": {"anyOf": [{"type": "integer"}, _ITEM_OBJECT]}},
+])
+def test_openai_strict_nulls_in_items_after_a_tuple_prefix_mean_absent(array: dict[str, Any]) -> None:
+    """OpenAI strict folds the tuple prefix into the description and keeps `items` (or draft-07's
+    `additionalItems`) for every item: the items after the prefix are mapped back with it."""
+    tool = CanonicalTool("t", "d", {"type": "object", "properties": {"t": array}, "required": ["t"]})
+    sent = {"t": [1, 2, {"a": None, "b": 2}, {"a": "x", "b": 3}, 4]}
+    back = _back(tool, "openai", sent, strict=True)
+    assert back == {"t": [1, 2, {"b": 2}, {"a": "x", "b": 3}, 4]}
+    if "prefixItems" in array:  # the 2020-12 validator cannot read draft-07's tuple `items`
+        assert argument_errors(tool, back) == []
+
+
+def test_gemini_extra_keys_are_read_back_with_the_dropped_additional_properties() -> None:
+    """Gemini drops `additionalProperties` (any extra key is accepted): an extra key's JSON text is parsed
+    back where the original's `additionalProperties` is a definition Gemini asks for as JSON text."""
+    tool = CanonicalTool("t", "d", {"type": "object", "properties": {
+        "p": {"type": "object", "properties": {"x": {"type": "integer"}},
+              "additionalProperties": {"$ref": "#/$defs/D"}},
+        "q": {"type": "object", "properties": {"x": {"type": "integer"}}, "additionalProperties": True},
+        "r": {"$ref": "#/$defs/D"},
+    }, "$defs": {"D": {"type": "object"}}})
+    sent = {"p": {"x": 1, "y": '{"k": 1}'}, "q": {"x": 2, "y": '{"k": 2}'}, "r": '{"k": 3}'}
+    back = _back(tool, "gemini", sent)
+    assert back == {"p": {"x": 1, "y": {"k": 1}}, "q": {"x": 2, "y": '{"k": 2}'}, "r": {"k": 3}}
+    assert argument_errors(tool, back) == []
