@@ -136,3 +136,67 @@ def test_gemini_extra_keys_are_read_back_with_the_dropped_additional_properties(
     back = _back(tool, "gemini", sent)
     assert back == {"p": {"x": 1, "y": {"k": 1}}, "q": {"x": 2, "y": '{"k": 2}'}, "r": {"k": 3}}
     assert argument_errors(tool, back) == []
+
+
+def test_bedrock_calls_by_the_sanitised_name_map_back_to_the_tool() -> None:
+    tool = CanonicalTool("get weather!", "d", {"type": "object", "properties": {"a": {"type": "string"}}})
+    conv = convert(tool, "bedrock")
+    call, found = to_canonical_call(ToolCall("c1", "get_weather_", {"a": "x"}), (tool,), (conv,))
+    assert (found, call.name, call.arguments) == (tool, "get weather!", {"a": "x"})
+
+
+def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required or []}
+
+
+_STR, _INT = {"type": "string"}, {"type": "integer"}
+MERGES = CanonicalTool("t", "d", _obj({
+    "own": {"type": "object", "properties": {"x": _STR}, "allOf": [{"properties": {"y": _STR}}]},
+    "tb": {"allOf": [True, _obj({"y": _STR})]},
+    "arr": {"allOf": [{"type": "array", "items": _obj({"a": _STR, "b": _INT}, ["b"])}]},
+    "two": {"allOf": [_obj({"x": _obj({"y": _STR})}), _obj({"x": _obj({"z": _INT})})]},
+    "nest": {"allOf": [{"allOf": [{"allOf": [_obj({"y": _STR})]}]}]},
+    "one": {"oneOf": [_obj({"a": _STR, "b": _INT}, ["b"]), _INT]},
+    "free": {"type": "array"},
+    "ref": {"$ref": "#/$defs/D"},
+}, ["own", "tb", "arr", "two", "nest", "one", "free", "ref"]) | {"$defs": {
+    "D": _obj({"e": {"$ref": "#/$defs/E"}}, ["e"]), "E": _obj({"z": _INT})}})
+
+
+def test_openai_strict_nulls_map_back_through_every_merged_and_referenced_form() -> None:
+    """The node's own properties beside `allOf`, a `true` branch, `items` from a branch, a property two
+    branches define differently (merged), `allOf` three deep, `oneOf` branches, a `$ref` inside a
+    definition; an array without `items` (any item) keeps its nulls."""
+    sent = {"own": {"x": None, "y": None}, "tb": {"y": None}, "arr": [{"a": None, "b": 1}, {"a": "s", "b": 2}],
+            "two": {"x": {"y": None, "z": None}}, "nest": {"y": None}, "one": {"a": None, "b": 3},
+            "free": [[None, 1], None, "s"], "ref": {"e": {"z": None}}}
+    back = _back(MERGES, "openai", sent, strict=True)
+    assert back == {"own": {}, "tb": {}, "arr": [{"b": 1}, {"a": "s", "b": 2}], "two": {"x": {}}, "nest": {},
+                    "one": {"b": 3}, "free": [[None, 1], None, "s"], "ref": {"e": {}}}
+    assert argument_errors(MERGES, back) == []
+    two = _back(MERGES, "openai", {**sent, "two": {"x": None}}, strict=True)["two"]
+    assert two == {}
+
+
+def _chain(levels: int, via_items: bool) -> tuple[CanonicalTool, dict[str, Any]]:
+    """Objects nested `levels` deep, each with an optional `n` sent as null (strict) and the next in `c`:
+    directly, or as the first `anyOf` branch of an array's items."""
+    schema: dict[str, Any] = _obj({"n": _STR})
+    value: dict[str, Any] = {"n": None}
+    for _ in range(levels - 1):
+        child = {"type": "array", "items": {"anyOf": [schema, _INT]}} if via_items else schema
+        schema = _obj({"n": _STR, "c": child}, ["c"])
+        value = {"n": None, "c": [value] if via_items else value}
+    return CanonicalTool("t", "d", schema), value
+
+
+@pytest.mark.parametrize(("via_items", "kept_from"), [(False, 65), (True, 22)])
+def test_nulls_deeper_than_the_walk_limit_are_kept_as_sent(via_items: bool, kept_from: int) -> None:
+    """The mapping walks 64 schema levels: a property, an item and an `anyOf` branch are a level each, so
+    the nulls are dropped in the first 65 directly nested objects, or the first 22 through items' `anyOf`."""
+    tool, sent = _chain(kept_from + 2, via_items)
+    back = _back(tool, "openai", sent, strict=True)
+    for level in range(kept_from + 2):
+        assert ("n" in back) == (level >= kept_from), level
+        if level < kept_from + 1:
+            back = back["c"][0] if via_items else back["c"]
