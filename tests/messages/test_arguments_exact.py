@@ -200,3 +200,17 @@ def test_nulls_deeper_than_the_walk_limit_are_kept_as_sent(via_items: bool, kept
         assert ("n" in back) == (level >= kept_from), level
         if level < kept_from + 1:
             back = back["c"][0] if via_items else back["c"]
+
+
+def test_gemini_json_text_is_read_back_through_definitions_of_one_of_and_all_of_refs() -> None:
+    """A definition with a `oneOf` branch asked for as JSON text (recorded at `/parameters/$defs/U/oneOf/1`),
+    reached directly or from an `anyOf` branch, and an `allOf` of one `$ref`; a `$ref` that resolves nowhere
+    (any value for Gemini) leaves its value as sent."""
+    tool = CanonicalTool("t", "d", _obj({
+        "r": {"$ref": "#/$defs/U"}, "a": {"anyOf": [{"$ref": "#/$defs/U"}, {"type": "boolean"}]},
+        "al": {"allOf": [{"$ref": "#/$defs/D"}]}, "g": {"$ref": "#/$defs/Missing"}, "h": {"$ref": "#/$defs/Missing"},
+    }) | {"$defs": {"U": {"oneOf": [_INT, {"type": "object"}]}, "D": {"type": "object"}}})
+    assert convert(tool, "gemini").roundtrip["json_text"] == ["/parameters/$defs/D", "/parameters/$defs/U/oneOf/1"]
+    sent = {"r": '{"k": 1}', "a": '{"k": 2}', "al": '{"k": 3}', "g": '{"k": 4}', "h": {"k": None}}
+    assert _back(tool, "gemini", sent) == {"r": {"k": 1}, "a": {"k": 2}, "al": {"k": 3}, "g": '{"k": 4}',
+                                           "h": {"k": None}}
