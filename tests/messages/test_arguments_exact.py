@@ -214,3 +214,15 @@ def test_gemini_json_text_is_read_back_through_definitions_of_one_of_and_all_of_
     sent = {"r": '{"k": 1}', "a": '{"k": 2}', "al": '{"k": 3}', "g": '{"k": 4}', "h": {"k": None}}
     assert _back(tool, "gemini", sent) == {"r": {"k": 1}, "a": {"k": 2}, "al": {"k": 3}, "g": '{"k": 4}',
                                            "h": {"k": None}}
+
+
+def test_openai_strict_nulls_in_a_tuple_prefix_of_definitions_mean_absent() -> None:
+    """A prefix item and the items after it are the same definition: the converted `items` asks for its
+    optional members as null in every item, and the prefix item is mapped back through the definition."""
+    tool = CanonicalTool("t", "d", _obj({"t": {"type": "array", "prefixItems": [{"$ref": "#/$defs/D"}],
+                                               "items": {"$ref": "#/$defs/D"}}}, ["t"])
+                         | {"$defs": {"D": _obj({"z": _INT, "w": _STR}, ["w"])}})
+    sent = {"t": [{"z": None, "w": "a"}, {"z": None, "w": "b"}, {"z": 1, "w": "c"}]}
+    back = _back(tool, "openai", sent, strict=True)
+    assert back == {"t": [{"w": "a"}, {"w": "b"}, {"z": 1, "w": "c"}]}
+    assert argument_errors(tool, back) == []
