@@ -226,3 +226,12 @@ def test_openai_strict_nulls_in_a_tuple_prefix_of_definitions_mean_absent() -> N
     back = _back(tool, "openai", sent, strict=True)
     assert back == {"t": [{"w": "a"}, {"w": "b"}, {"z": 1, "w": "c"}]}
     assert argument_errors(tool, back) == []
+
+
+def test_gemini_a_string_branch_is_not_read_as_json_text_for_text_recorded_below_it() -> None:
+    """`p`'s object branch has a free-form member (JSON text recorded at `.../anyOf/1/properties/m`): a
+    string sent for `p` answers the string branch and is kept as sent."""
+    tool = CanonicalTool("t", "d", _obj({"p": {"anyOf": [_STR, _obj({"m": {"type": "object"}})]}}))
+    assert convert(tool, "gemini").roundtrip["json_text"] == ["/parameters/properties/p/anyOf/1/properties/m"]
+    assert _back(tool, "gemini", {"p": '{"m": 1}'}) == {"p": '{"m": 1}'}
+    assert _back(tool, "gemini", {"p": {"m": '{"k": 1}'}}) == {"p": {"m": {"k": 1}}}
