@@ -64,12 +64,8 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str],
     are the ones the converter recorded: ``/parameters/$defs/X/properties/y``). A free-form object Gemini
     was asked to send as JSON text (``json_text``) is parsed back."""
     optional, texts = record
-    if isinstance(value, str) and _is_text(ptr, texts):
-        try:
-            parsed = json.loads(value)
-        except ValueError:
-            return value  # left as sent: the original schema's check reports it
-        return parsed if isinstance(parsed, dict) else value
+    if isinstance(value, str):
+        return _from_text(value, schema, ptr, texts, root, depth)
     if depth > _MAX_DEPTH or not isinstance(schema, dict) or not isinstance(value, (dict, list)):
         return value
     ref = schema.get("$ref")
@@ -111,6 +107,33 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str],
         else:
             result.append(_drop_nulls(item, items, jp.join(ptr, "items"), record, root, depth + 1))
     return result
+
+
+def _from_text(value: str, schema: Any, ptr: str, texts: frozenset[str], root: Any, depth: int) -> Any:
+    """``value`` parsed back if the converter asked for a free-form object as JSON text at ``ptr``, at a
+    local ``$ref``'s definition (Gemini inlines it, recording ``/parameters/$defs/X``) or in one of the
+    node's combinator branches (``oneOf`` becomes ``anyOf`` for Gemini, recorded at ``ptr/oneOf/i``)."""
+    if _is_text(ptr, texts):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value  # left as sent: the original schema's check reports it
+        return parsed if isinstance(parsed, dict) else value
+    if depth > _MAX_DEPTH or not isinstance(schema, dict):
+        return value
+    subs: list[tuple[Any, str]] = []
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        subs.append((jp.resolve(root, ref[1:], None), "/parameters" + ref[1:]))
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            subs.extend((branch, jp.join(ptr, key, i)) for i, branch in enumerate(branches))
+    for sub, sub_ptr in subs:
+        parsed = _from_text(value, sub, sub_ptr, texts, root, depth + 1)
+        if parsed is not value:
+            return parsed
+    return value
 
 
 def _merged(schema: dict[str, Any], root: Any, depth: int) -> dict[str, Any]:

@@ -77,3 +77,161 @@ def test_all_of_branches_are_walked_where_the_target_keeps_them() -> None:
     """Anthropic keeps `allOf`; nothing is recorded optional there, so every value is kept as sent."""
     sent = {"a": {"p": None, "r": 3}, "n": None}
     assert _back(ALL_OF, "anthropic", sent) == sent
+
+
+REF_TEXT = CanonicalTool("t", "d", {"type": "object", "properties": {
+    "r": {"$ref": "#/$defs/D"},                                   # Gemini inlines D: JSON text
+    "s": {"type": "array", "items": {"$ref": "#/$defs/D"}},
+    "a": {"anyOf": [{"$ref": "#/$defs/D"}, {"type": "integer"}]},
+    "o": {"oneOf": [{"type": "integer"}, {"type": "object"}]},   # Gemini: anyOf [INTEGER, STRING]
+    "n": {"$ref": "#/$defs/N"},                                   # a string definition: never parsed
+}, "$defs": {"D": {"type": "object"}, "N": {"type": "string"}}})
+
+
+@pytest.mark.parametrize(("sent", "expected"), [
+    ({"r": '{"k": 1}', "s": ['{"q": 2}'], "a": '{"b": 3}', "o": '{"c": 4}', "n": '{"x": 5}'},
+     {"r": {"k": 1}, "s": [{"q": 2}], "a": {"b": 3}, "o": {"c": 4}, "n": '{"x": 5}'}),
+    ({"r": "[1]", "a": 7, "o": 8, "n": "plain"}, {"r": "[1]", "a": 7, "o": 8, "n": "plain"}),
+])
+def test_gemini_json_text_is_read_back_through_refs_and_one_of(sent: dict[str, Any],
+                                                               expected: dict[str, Any]) -> None:
+    """The converter records a definition's JSON text at the definition (`/parameters/$defs/D`) and a
+    `oneOf` branch's at the branch: the string sent for `r`, `s`'s items, `a` and `o` is parsed back there."""
+    conv = convert(REF_TEXT, "gemini")
+    assert conv.roundtrip["json_text"] == ["/parameters/$defs/D", "/parameters/properties/o/oneOf/1"]
+    back = _back(REF_TEXT, "gemini", sent)
+    assert back == expected
+
+
+_ITEM_OBJECT = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["b"]}
+
+
+@pytest.mark.parametrize("array", [
+    {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "integer"}],
+     "items": {"anyOf": [{"type": "integer"}, _ITEM_OBJECT]}},
+    {"type": "array", "items": [{"type": "integer"}, {"type": "integer"}],   # draft-07 tuple form
+     "additionalItems": {"anyOf": [{"type": "integer"}, _ITEM_OBJECT]}},
+])
+def test_openai_strict_nulls_in_items_after_a_tuple_prefix_mean_absent(array: dict[str, Any]) -> None:
+    """OpenAI strict folds the tuple prefix into the description and keeps `items` (or draft-07's
+    `additionalItems`) for every item: the items after the prefix are mapped back with it."""
+    tool = CanonicalTool("t", "d", {"type": "object", "properties": {"t": array}, "required": ["t"]})
+    sent = {"t": [1, 2, {"a": None, "b": 2}, {"a": "x", "b": 3}, 4]}
+    back = _back(tool, "openai", sent, strict=True)
+    assert back == {"t": [1, 2, {"b": 2}, {"a": "x", "b": 3}, 4]}
+    if "prefixItems" in array:  # the 2020-12 validator cannot read draft-07's tuple `items`
+        assert argument_errors(tool, back) == []
+
+
+def test_gemini_extra_keys_are_read_back_with_the_dropped_additional_properties() -> None:
+    """Gemini drops `additionalProperties` (any extra key is accepted): an extra key's JSON text is parsed
+    back where the original's `additionalProperties` is a definition Gemini asks for as JSON text."""
+    tool = CanonicalTool("t", "d", {"type": "object", "properties": {
+        "p": {"type": "object", "properties": {"x": {"type": "integer"}},
+              "additionalProperties": {"$ref": "#/$defs/D"}},
+        "q": {"type": "object", "properties": {"x": {"type": "integer"}}, "additionalProperties": True},
+        "r": {"$ref": "#/$defs/D"},
+    }, "$defs": {"D": {"type": "object"}}})
+    sent = {"p": {"x": 1, "y": '{"k": 1}'}, "q": {"x": 2, "y": '{"k": 2}'}, "r": '{"k": 3}'}
+    back = _back(tool, "gemini", sent)
+    assert back == {"p": {"x": 1, "y": {"k": 1}}, "q": {"x": 2, "y": '{"k": 2}'}, "r": {"k": 3}}
+    assert argument_errors(tool, back) == []
+
+
+def test_bedrock_calls_by_the_sanitised_name_map_back_to_the_tool() -> None:
+    tool = CanonicalTool("get weather!", "d", {"type": "object", "properties": {"a": {"type": "string"}}})
+    conv = convert(tool, "bedrock")
+    call, found = to_canonical_call(ToolCall("c1", "get_weather_", {"a": "x"}), (tool,), (conv,))
+    assert (found, call.name, call.arguments) == (tool, "get weather!", {"a": "x"})
+
+
+def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required or []}
+
+
+_STR, _INT = {"type": "string"}, {"type": "integer"}
+MERGES = CanonicalTool("t", "d", _obj({
+    "own": {"type": "object", "properties": {"x": _STR}, "allOf": [{"properties": {"y": _STR}}]},
+    "tb": {"allOf": [True, _obj({"y": _STR})]},
+    "arr": {"allOf": [{"type": "array", "items": _obj({"a": _STR, "b": _INT}, ["b"])}]},
+    "two": {"allOf": [_obj({"x": _obj({"y": _STR})}), _obj({"x": _obj({"z": _INT})})]},
+    "nest": {"allOf": [{"allOf": [{"allOf": [_obj({"y": _STR})]}]}]},
+    "one": {"oneOf": [_obj({"a": _STR, "b": _INT}, ["b"]), _INT]},
+    "free": {"type": "array"},
+    "ref": {"$ref": "#/$defs/D"},
+}, ["own", "tb", "arr", "two", "nest", "one", "free", "ref"]) | {"$defs": {
+    "D": _obj({"e": {"$ref": "#/$defs/E"}}, ["e"]), "E": _obj({"z": _INT})}})
+
+
+def test_openai_strict_nulls_map_back_through_every_merged_and_referenced_form() -> None:
+    """The node's own properties beside `allOf`, a `true` branch, `items` from a branch, a property two
+    branches define differently (merged), `allOf` three deep, `oneOf` branches, a `$ref` inside a
+    definition; an array without `items` (any item) keeps its nulls."""
+    sent = {"own": {"x": None, "y": None}, "tb": {"y": None}, "arr": [{"a": None, "b": 1}, {"a": "s", "b": 2}],
+            "two": {"x": {"y": None, "z": None}}, "nest": {"y": None}, "one": {"a": None, "b": 3},
+            "free": [[None, 1], None, "s"], "ref": {"e": {"z": None}}}
+    back = _back(MERGES, "openai", sent, strict=True)
+    assert back == {"own": {}, "tb": {}, "arr": [{"b": 1}, {"a": "s", "b": 2}], "two": {"x": {}}, "nest": {},
+                    "one": {"b": 3}, "free": [[None, 1], None, "s"], "ref": {"e": {}}}
+    assert argument_errors(MERGES, back) == []
+    two = _back(MERGES, "openai", {**sent, "two": {"x": None}}, strict=True)["two"]
+    assert two == {}
+
+
+def _chain(levels: int, via_items: bool) -> tuple[CanonicalTool, dict[str, Any]]:
+    """Objects nested `levels` deep, each with an optional `n` sent as null (strict) and the next in `c`:
+    directly, or as the first `anyOf` branch of an array's items."""
+    schema: dict[str, Any] = _obj({"n": _STR})
+    value: dict[str, Any] = {"n": None}
+    for _ in range(levels - 1):
+        child = {"type": "array", "items": {"anyOf": [schema, _INT]}} if via_items else schema
+        schema = _obj({"n": _STR, "c": child}, ["c"])
+        value = {"n": None, "c": [value] if via_items else value}
+    return CanonicalTool("t", "d", schema), value
+
+
+@pytest.mark.parametrize(("via_items", "kept_from"), [(False, 65), (True, 22)])
+def test_nulls_deeper_than_the_walk_limit_are_kept_as_sent(via_items: bool, kept_from: int) -> None:
+    """The mapping walks 64 schema levels: a property, an item and an `anyOf` branch are a level each, so
+    the nulls are dropped in the first 65 directly nested objects, or the first 22 through items' `anyOf`."""
+    tool, sent = _chain(kept_from + 2, via_items)
+    back = _back(tool, "openai", sent, strict=True)
+    for level in range(kept_from + 2):
+        assert ("n" in back) == (level >= kept_from), level
+        if level < kept_from + 1:
+            back = back["c"][0] if via_items else back["c"]
+
+
+def test_gemini_json_text_is_read_back_through_definitions_of_one_of_and_all_of_refs() -> None:
+    """A definition with a `oneOf` branch asked for as JSON text (recorded at `/parameters/$defs/U/oneOf/1`),
+    reached directly or from an `anyOf` branch, and an `allOf` of one `$ref`; a `$ref` that resolves nowhere
+    (any value for Gemini) leaves its value as sent."""
+    tool = CanonicalTool("t", "d", _obj({
+        "r": {"$ref": "#/$defs/U"}, "a": {"anyOf": [{"$ref": "#/$defs/U"}, {"type": "boolean"}]},
+        "al": {"allOf": [{"$ref": "#/$defs/D"}]}, "g": {"$ref": "#/$defs/Missing"}, "h": {"$ref": "#/$defs/Missing"},
+    }) | {"$defs": {"U": {"oneOf": [_INT, {"type": "object"}]}, "D": {"type": "object"}}})
+    assert convert(tool, "gemini").roundtrip["json_text"] == ["/parameters/$defs/D", "/parameters/$defs/U/oneOf/1"]
+    sent = {"r": '{"k": 1}', "a": '{"k": 2}', "al": '{"k": 3}', "g": '{"k": 4}', "h": {"k": None}}
+    assert _back(tool, "gemini", sent) == {"r": {"k": 1}, "a": {"k": 2}, "al": {"k": 3}, "g": '{"k": 4}',
+                                           "h": {"k": None}}
+
+
+def test_openai_strict_nulls_in_a_tuple_prefix_of_definitions_mean_absent() -> None:
+    """A prefix item and the items after it are the same definition: the converted `items` asks for its
+    optional members as null in every item, and the prefix item is mapped back through the definition."""
+    tool = CanonicalTool("t", "d", _obj({"t": {"type": "array", "prefixItems": [{"$ref": "#/$defs/D"}],
+                                               "items": {"$ref": "#/$defs/D"}}}, ["t"])
+                         | {"$defs": {"D": _obj({"z": _INT, "w": _STR}, ["w"])}})
+    sent = {"t": [{"z": None, "w": "a"}, {"z": None, "w": "b"}, {"z": 1, "w": "c"}]}
+    back = _back(tool, "openai", sent, strict=True)
+    assert back == {"t": [{"w": "a"}, {"w": "b"}, {"z": 1, "w": "c"}]}
+    assert argument_errors(tool, back) == []
+
+
+def test_gemini_a_string_branch_is_not_read_as_json_text_for_text_recorded_below_it() -> None:
+    """`p`'s object branch has a free-form member (JSON text recorded at `.../anyOf/1/properties/m`): a
+    string sent for `p` answers the string branch and is kept as sent."""
+    tool = CanonicalTool("t", "d", _obj({"p": {"anyOf": [_STR, _obj({"m": {"type": "object"}})]}}))
+    assert convert(tool, "gemini").roundtrip["json_text"] == ["/parameters/properties/p/anyOf/1/properties/m"]
+    assert _back(tool, "gemini", {"p": '{"m": 1}'}) == {"p": '{"m": 1}'}
+    assert _back(tool, "gemini", {"p": {"m": '{"k": 1}'}}) == {"p": {"m": {"k": 1}}}
