@@ -57,7 +57,7 @@ def _is_text(ptr: str, texts: frozenset[str]) -> bool:
 
 
 def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str], frozenset[str]], root: Any,
-                depth: int) -> Any:
+                depth: int, following: frozenset[str] = frozenset()) -> Any:
     """``value`` with every null removed that answers an optional property strict mode made required,
     at any depth: the arguments are walked together with the original schema (properties, items,
     ``prefixItems``, additional properties, combinator branches and local ``$ref``s, whose pointers
@@ -65,18 +65,20 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str],
     was asked to send as JSON text (``json_text``) is parsed back."""
     optional, texts = record
     if isinstance(value, str):
-        return _from_text(value, schema, ptr, texts, root, depth)
+        return _from_text(value, schema, ptr, texts, root, depth, following)
     if depth > _MAX_DEPTH or not isinstance(schema, dict) or not isinstance(value, (dict, list)):
         return value
+    # ``following``: the references followed for this same value; one of them again is a loop
+    # (``D = anyOf[{$ref: D}, …]``) that only multiplies the work, never the answer.
     ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#"):
+    if isinstance(ref, str) and ref.startswith("#") and ref not in following:
         target = jp.resolve(root, ref[1:], None)
-        value = _drop_nulls(value, target, "/parameters" + ref[1:], record, root, depth + 1)
+        value = _drop_nulls(value, target, "/parameters" + ref[1:], record, root, depth + 1, following | {ref})
     for key in ("anyOf", "oneOf", "allOf"):
         branches = schema.get(key)
         if isinstance(branches, list):
             for i, branch in enumerate(branches):
-                value = _drop_nulls(value, branch, jp.join(ptr, key, i), record, root, depth + 1)
+                value = _drop_nulls(value, branch, jp.join(ptr, key, i), record, root, depth + 1, following)
     if isinstance(schema.get("allOf"), list):
         # Targets without `allOf` get the branches merged into this node, and the properties strict
         # mode made required are recorded where the merge put them (`ptr/properties/x`).
@@ -109,7 +111,8 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str],
     return result
 
 
-def _from_text(value: str, schema: Any, ptr: str, texts: frozenset[str], root: Any, depth: int) -> Any:
+def _from_text(value: str, schema: Any, ptr: str, texts: frozenset[str], root: Any, depth: int,
+               following: frozenset[str] = frozenset()) -> Any:
     """``value`` parsed back if the converter asked for a free-form object as JSON text at ``ptr``, at a
     local ``$ref``'s definition (Gemini inlines it, recording ``/parameters/$defs/X``) or in one of the
     node's combinator branches (``oneOf`` becomes ``anyOf`` for Gemini, recorded at ``ptr/oneOf/i``)."""
@@ -123,14 +126,16 @@ def _from_text(value: str, schema: Any, ptr: str, texts: frozenset[str], root: A
         return value
     subs: list[tuple[Any, str]] = []
     ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#"):
+    after = following
+    if isinstance(ref, str) and ref.startswith("#") and ref not in following:
         subs.append((jp.resolve(root, ref[1:], None), "/parameters" + ref[1:]))
+        after = following | {ref}
     for key in ("anyOf", "oneOf", "allOf"):
         branches = schema.get(key)
         if isinstance(branches, list):
             subs.extend((branch, jp.join(ptr, key, i)) for i, branch in enumerate(branches))
     for sub, sub_ptr in subs:
-        parsed = _from_text(value, sub, sub_ptr, texts, root, depth + 1)
+        parsed = _from_text(value, sub, sub_ptr, texts, root, depth + 1, after)
         if parsed is not value:
             return parsed
     return value

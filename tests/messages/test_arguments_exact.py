@@ -235,3 +235,20 @@ def test_gemini_a_string_branch_is_not_read_as_json_text_for_text_recorded_below
     assert convert(tool, "gemini").roundtrip["json_text"] == ["/parameters/properties/p/anyOf/1/properties/m"]
     assert _back(tool, "gemini", {"p": '{"m": 1}'}) == {"p": '{"m": 1}'}
     assert _back(tool, "gemini", {"p": {"m": '{"k": 1}'}}) == {"p": {"m": {"k": 1}}}
+
+
+LOOP = CanonicalTool("t", "d", {
+    "type": "object",
+    "properties": {"v": {"$ref": "#/$defs/D"}, "s": {"type": "string"}},
+    "$defs": {"D": {"anyOf": [{"$ref": "#/$defs/D"}, {"$ref": "#/$defs/D"},
+                              {"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "object"}}}]}},
+})
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("target", ["openai", "gemini"])
+def test_a_definition_that_refers_to_itself_in_every_branch_is_mapped_back_at_once(target: str) -> None:
+    # Followed naively, each level doubles the walk: 2^64 steps before the depth limit stops it.
+    sent: dict[str, Any] = {"v": {"x": "a"}, "s": "plain"}
+    back = _back(LOOP, target, sent)
+    assert back["s"] == "plain" and back["v"]["x"] == "a"
