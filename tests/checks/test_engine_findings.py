@@ -1,0 +1,248 @@
+"""The check engine (``adapters/checks/engine.py``) field by field: where each file-level finding is placed,
+what it says, which tool it is attributed to, what it relates to, and how the configuration changes it.
+Every expected value is written out by hand from the text of the document (issue 17: each test here
+was written against a surviving mutant of the engine)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from helpers import span_of
+from toolcast.adapters.checks import (
+    Analyzer,
+    CheckConfig,
+    ConfigProblem,
+    Finding,
+    Related,
+    Severity,
+    ToolSummary,
+    check_document,
+    summarize_document,
+)
+from toolcast.adapters.checks import engine
+from toolcast.adapters.checks.engine import config_findings
+
+EMPTY = {"type": "object", "properties": {}}
+
+
+def _fields(f: Finding) -> tuple[Any, ...]:
+    return (f.code, f.severity, f.message, f.pointer, f.span, f.target, f.tool_index, f.tool_name, f.related,
+            f.data)
+
+
+def _of(text: str, code: str, config: CheckConfig | None = None) -> list[tuple[Any, ...]]:
+    return [_fields(f) for f in check_document(text, config=config).findings if f.code == code]
+
+
+def test_a_duplicate_key_is_on_the_repeated_key_and_remembers_the_first() -> None:
+    text = '{"name": "a", "name": "b", "description": "x", "parameters": {"type": "object", "properties": {}}}'
+    assert _of(text, "TC002") == [
+        ("TC002", Severity.WARNING, "duplicate key `name`; only the last value counts", "/name", (14, 20), None, 0,
+         "b", (), {"span": (14, 20), "first": (1, 7), "rule": "duplicate-key"}),
+    ]
+    assert span_of(text, '"name"', 1) == (14, 20)
+
+
+def test_a_repeated_name_and_a_name_colliding_after_sanitising_point_at_the_first() -> None:
+    text = ('[{"name": "a.b", "description": "x"}, {"name": "a/b", "description": "y"}, '
+            '{"name": "a.b", "description": "z"}]')
+    config = CheckConfig(targets=("openai", "anthropic"))
+    first, second, third = span_of(text, '"a.b"'), span_of(text, '"a/b"'), span_of(text, '"a.b"', 1)
+    # The third tool repeats the first's name: a duplicate, not a collision (same name before sanitising).
+    assert _of(text, "TC201", config) == [
+        ("TC201", Severity.ERROR, "duplicate tool name 'a.b'", "/2/name", third, None, 2, "a.b",
+         (Related(None, "/0/name", "first defined here", first),), {"rule": "duplicate-name"}),
+    ]
+    # One finding per colliding tool, listing every target where it collides; on the first of them.
+    assert _of(text, "TC205", config) == [
+        ("TC205", Severity.ERROR, "'a/b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Anthropic",
+         "/1/name", second, "openai", 1, "a/b", (Related(None, "/0/name", "'a.b' also becomes 'a_b'", first),),
+         {"targets": ["openai", "anthropic"], "sanitised": "a_b", "rule": "name-collision-after-sanitising"}),
+    ]
+
+
+def test_names_only_collide_for_the_targets_that_sanitise_them() -> None:
+    text = '[{"name": "a.b", "description": "x"}, {"name": "a_b", "description": "y"}]'
+    assert _of(text, "TC205", CheckConfig(targets=("mcp",))) == []  # MCP accepts `.`
+    (hit,) = _of(text, "TC205", CheckConfig(targets=("mcp", "mistral")))
+    assert hit[2] == "'a_b' and 'a.b' both become 'a_b' for Mistral" and hit[5] == "mistral"
+    assert hit[4] == span_of(text, '"a_b"')
+
+
+def test_a_document_without_tools_is_reported_once_on_the_whole_text() -> None:
+    text = '{"foo": 1}'
+    assert [_fields(f) for f in check_document(text).findings] == [
+        ("TC004", Severity.WARNING,
+         'no tool definition found (expected a tool, a list of tools, {"tools": [...]} or a provider\'s tool shape)',
+         "", (0, 10), None, None, None, (), {"rule": "not-a-tool-file"}),
+    ]
+    report = check_document(text)
+    assert (report.tools, report.is_tool_file, report.is_request, report.pending) == ((), False, False, 0)
+
+
+def test_a_syntax_error_is_not_also_a_missing_tool() -> None:
+    text = '{"foo": 1'
+    assert [_fields(f) for f in check_document(text).findings] == [
+        ("TC001", Severity.ERROR, "`}` expected", "", (0, 1), None, None, None, (), {}),
+    ]
+
+
+def _strict(name: str, properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    parameters: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required is not None:
+        parameters["required"] = required
+    return {"name": name, "description": "d", "parameters": parameters,
+            "x-toolcast": {"targets": {"anthropic": {"strict": True}}}}
+
+
+ANTHROPIC = CheckConfig(targets=("anthropic",))
+
+
+def test_the_strict_optional_budget_is_reported_where_it_is_crossed() -> None:
+    tools = [_strict("a", {f"o{i}": {"type": "string"} for i in range(24)}),
+             _strict("b", {"u": {"type": "string"}, "o": {"type": "string"}}, ["u"])]
+    text = json.dumps(tools)
+    assert _of(text, "TC606", ANTHROPIC) == [
+        ("TC606", Severity.ERROR,
+         "Anthropic strict: 25 optional parameters so far across strict tools (at most 24 per request)",
+         "/1/parameters", span_of(text, '"parameters"', 1), "anthropic", 1, "b", (),
+         {"rule": "anthropic-strict-optional"}),
+    ]
+    # 24 optional parameters in all: within the budget.
+    assert _of(json.dumps(tools[:1]), "TC606", ANTHROPIC) == []
+    # A third tool over the budget again: reported once, where it was first crossed.
+    text = json.dumps([*tools, _strict("c", {"p": {"type": "string"}})])
+    assert [hit[3] for hit in _of(text, "TC606", ANTHROPIC)] == ["/1/parameters"]
+
+
+def test_the_strict_union_budget_is_reported_where_it_is_crossed() -> None:
+    def unions(name: str, n: int) -> dict[str, Any]:
+        names = [f"{name}{i}" for i in range(n)]
+        return _strict(name, {k: {"type": ["string", "null"]} for k in names}, names)
+
+    text = json.dumps([unions("a", 16), unions("b", 1)])
+    assert _of(text, "TC607", ANTHROPIC) == [
+        ("TC607", Severity.ERROR,
+         "Anthropic strict: 17 union-typed parameters so far across strict tools (at most 16 per request)",
+         "/1/parameters", span_of(text, '"parameters"', 1), "anthropic", 1, "b", (),
+         {"rule": "anthropic-strict-unions"}),
+    ]
+    assert _of(json.dumps([unions("a", 16)]), "TC607", ANTHROPIC) == []
+    # Tools that are not strict count for nothing, before or after the strict ones.
+    loose = {"name": "l", "description": "d", "parameters": {"type": "object", "properties": {
+        f"l{i}": {"type": ["string", "null"]} for i in range(20)}}}
+    assert _of(json.dumps([loose, unions("a", 16), loose]), "TC607", ANTHROPIC) == []
+
+
+def test_the_strict_tool_count_is_reported_on_the_first_tool_over_it() -> None:
+    tools = [_strict(f"t{i}", {}) for i in range(22)]
+    text = json.dumps(tools)
+    assert _of(text, "TC605", ANTHROPIC) == [
+        ("TC605", Severity.ERROR, "Anthropic strict: more than 20 strict tools in one request", "/20",
+         span_of(text, json.dumps(tools[20])), "anthropic", 20, "t20", (), {"rule": "anthropic-strict-tools"}),
+    ]
+    # The budgets are Anthropic's: another target's file has no such finding.
+    codes = {f.code for f in check_document(text, config=CheckConfig(targets=("openai",))).findings}
+    assert not codes & {"TC605", "TC606", "TC607"}
+
+
+def test_the_function_count_is_reported_once_on_the_first_function_over_it() -> None:
+    tools = [{"name": f"f{i}", "description": "d", "parameters": {"type": "object", "properties": {
+        "a": {"type": "string"}}}} for i in range(514)]
+    text = json.dumps(tools)
+    # gemini and gemini-json share the limit: one finding, for the first of them configured.
+    config = CheckConfig(targets=("gemini", "gemini-json"))
+    assert _of(text, "TC608", config) == [
+        ("TC608", Severity.ERROR, "Gemini (parameters): 514 function declarations (at most 512 per request)", "/512",
+         span_of(text, json.dumps(tools[512])), "gemini", 512, "f512", (), {"rule": "gemini-function-count"}),
+    ]
+
+
+def test_a_configured_severity_changes_a_file_level_finding_and_none_removes_it() -> None:
+    tool = {"name": "a", "description": "d", "parameters": EMPTY}
+    text = json.dumps([tool, tool])
+    warned = CheckConfig(targets=("mcp",), severities={"TC201": Severity.WARNING})
+    assert [(f[0], f[1], f[3]) for f in _of(text, "TC201", warned)] == [("TC201", Severity.WARNING, "/1/name")]
+    assert _of(text, "TC201", CheckConfig(targets=("mcp",), severities={"TC201": None})) == []
+    assert _of(text, "TC201", CheckConfig(targets=("mcp",), ignore=("TC2",))) == []
+    # Configured to its own severity: the same finding.
+    same = CheckConfig(targets=("mcp",), severities={"TC2": Severity.ERROR})
+    assert _of(text, "TC201", same) == _of(text, "TC201", CheckConfig(targets=("mcp",)))
+
+
+def test_a_configured_severity_changes_a_syntax_finding_and_none_removes_it() -> None:
+    text = '{"name": "a" "description": "x"}'
+    config = CheckConfig(severities={"TC001": Severity.WARNING})
+    assert [(f.code, f.severity, f.span) for f in check_document(text, config=config).findings
+            if f.code == "TC001"] == [("TC001", Severity.WARNING, (12, 13))]
+    assert "TC001" not in {f.code for f in check_document(text, config=CheckConfig(ignore=("TC001",))).findings}
+
+
+def test_findings_are_sorted_by_span_then_code_then_target() -> None:
+    text = '[{"name": "a.b", "description": "x"}]'
+    found = check_document(text, config=CheckConfig(targets=("openai", "anthropic", "mistral"))).findings
+    keys = [(f.span, f.code, f.target or "") for f in found]
+    assert keys == sorted(keys) and len(keys) > 2
+    # Same span: TC203 (no target) before TC204 (openai).
+    on_name = [(f.code, f.target) for f in found if f.span == span_of(text, '"a.b"')]
+    assert on_name == [("TC203", None), ("TC204", "openai")]
+
+
+def test_configuration_problems_are_findings_at_the_start_of_the_document() -> None:
+    problems = [ConfigProblem("a/toolcast.toml", "targets", "bad target", "TC701"),
+                ConfigProblem("b.toml", "x", "m", "TC999")]  # an unknown code: a bad value
+    assert config_findings(problems) == [
+        Finding("TC701", Severity.ERROR, "a/toolcast.toml: bad target", "", (0, 0),
+                data={"source": "a/toolcast.toml", "key": "targets", "rule": "config-unknown-key"}),
+        Finding("TC702", Severity.ERROR, "b.toml: m", "", (0, 0),
+                data={"source": "b.toml", "key": "x", "rule": "config-bad-value"}),
+    ]
+
+
+def test_a_summary_lists_the_tools_with_a_shape_and_their_names() -> None:
+    text = '[{"name": "a", "parameters": {}}, {"foo": 1}, {"type": "function", "function": {"name": 3}}]'
+    report = summarize_document(text)
+    assert report.tools == (
+        ToolSummary(0, "a", "/0", (1, 32), (10, 13), "canonical"),
+        ToolSummary(2, None, "/2", span_of(text, '{"type"')[:1] + (len(text) - 1,), None, "openai"),
+    )
+    assert (report.findings, report.is_tool_file, report.is_request) == ((), True, False)
+    empty = summarize_document('{"foo": 1}')
+    assert (empty.tools, empty.is_tool_file) == ((), False)
+
+
+def test_an_oversized_document_is_summarised_as_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = '{"name": "abc", "parameters": {}}'
+    monkeypatch.setattr(engine, "MAX_TEXT", len(text))  # at the limit: checked
+    assert [t.name for t in summarize_document(text).tools] == ["abc"]
+    assert [t.name for t in check_document(text).tools] == ["abc"]
+    longer = '{"name": "abcd", "parameters": {}}'
+    summary = summarize_document(longer)
+    assert (summary.findings, summary.tools, summary.is_tool_file) == ((), (), False)
+    report = check_document(longer)
+    assert [_fields(f) for f in report.findings] == [
+        ("TC003", Severity.WARNING, f"document is {len(longer)} characters; toolcast checks at most {len(text)}", "",
+         (0, 1), None, None, None, (), {"rule": "document-too-large"}),
+    ]
+    assert (report.tools, report.is_tool_file) == ((), False)
+
+
+def test_an_oversized_document_says_its_size_with_thousands_separators(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "MAX_TEXT", 1000)
+    (finding,) = check_document(" " * 1234).findings
+    assert finding.message == "document is 1,234 characters; toolcast checks at most 1,000"
+
+
+def test_the_default_size_limit() -> None:
+    assert engine.MAX_TEXT == 32_000_000
+
+
+def test_a_request_summary_says_it_is_a_request() -> None:
+    request = {"model": "m", "messages": [{"role": "user", "content": "hi"}],
+               "tools": [{"type": "function", "function": {"name": "f", "parameters": EMPTY}}]}
+    report = summarize_document(json.dumps(request))
+    assert report.is_request and [t.name for t in report.tools] == ["f"]
+    checked = Analyzer().check_document(json.dumps(request))
+    assert checked.is_request and checked.is_tool_file
