@@ -6,6 +6,7 @@ was written against a surviving mutant of the engine)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from toolcast.adapters.checks import (
     summarize_document,
 )
 from toolcast.adapters.checks import engine
-from toolcast.adapters.checks.engine import config_findings
+from toolcast.adapters.checks.engine import DocView, config_findings
 
 EMPTY = {"type": "object", "properties": {}}
 
@@ -246,3 +247,84 @@ def test_a_request_summary_says_it_is_a_request() -> None:
     assert report.is_request and [t.name for t in report.tools] == ["f"]
     checked = Analyzer().check_document(json.dumps(request))
     assert checked.is_request and checked.is_tool_file
+
+
+def test_a_finding_is_placed_on_its_value_its_key_or_its_parent() -> None:
+    text = '{"a": {"b": [1, {"c": 2}]}, "d": {}}'
+    view = DocView(text, Analyzer().parse(text))
+    assert view.place("/a/b/1/c", "value") == ("/a/b/1/c", span_of(text, "2"))
+    assert view.place("/a/b/1/c", "key") == ("/a/b/1/c", span_of(text, '"c"'))
+    # An array item has no key: its value.
+    assert view.place("/a/b/1", "key") == ("/a/b/1", span_of(text, '{"c": 2}'))
+    # Missing: on the parent's key, or the parent's `{` when it has none.
+    assert view.place("/d/x", "missing") == ("/d", span_of(text, '"d"'))
+    assert view.place("/a/b/1/c", "missing") == ("/a/b/1", (16, 17))
+    assert view.place("/a", "missing") == ("", (0, 1))
+    assert view.place("", "missing") == ("", (0, 1))
+
+
+def test_a_finding_about_an_absent_member_falls_back_to_the_nearest_ancestor() -> None:
+    text = '{"a": {"b": [1, {"c": 2}]}, "d": {}}'
+    view = DocView(text, Analyzer().parse(text))
+    assert view.span("/a/b/1/zz") is None and view.span("/a/b/1", "key") is None
+    assert view.place("/a/b/1/zz", "value") == ("/a/b/1", span_of(text, '{"c": 2}'))
+    assert view.place("/a/b/1/zz", "key") == ("/a/b/1", span_of(text, '{"c": 2}'))
+    assert view.place("/a/zz/yy", "value") == ("/a", span_of(text, '"a"'))  # the ancestor's key first
+    assert view.place("/zz/yy", "value") == ("", (0, len(text)))
+    # Missing under an absent parent: the parent's nearest ancestor.
+    items = '[{"x": 1}]'
+    view = DocView(items, Analyzer().parse(items))
+    assert view.place("/0/q/r", "missing") == ("/0", (1, 9))
+    assert view.place("/5", "value") == ("", (0, 10))
+
+
+def test_a_document_without_a_value_places_everything_at_its_start() -> None:
+    assert DocView("", Analyzer().parse("")).place("/a", "value") == ("", (0, 0))
+    assert DocView("  ", Analyzer().parse("  ")).place("/a", "value") == ("", (0, 1))
+    assert DocView("  ", Analyzer().parse("  ")).place("/a", "missing") == ("", (0, 1))
+
+
+def test_an_empty_syntax_error_is_widened_to_one_character_when_there_is_one() -> None:
+    assert [(f.code, f.span, f.message) for f in check_document("  ").findings] == [
+        ("TC001", (0, 1), "empty document: expected a JSON value")]
+    assert [(f.code, f.span, f.message) for f in check_document("").findings] == [
+        ("TC001", (0, 0), "empty document: expected a JSON value")]
+    text = '{"name": "a"} x'
+    assert [(f.code, f.span) for f in check_document(text).findings if f.code == "TC001"] == [("TC001", (14, 15))]
+
+
+def test_comments_and_trailing_commas_are_accepted_in_jsonc_files_only() -> None:
+    text = '{"name": "a", /* c */ "parameters": {"type": "object", "properties": {}},}'
+    assert [(f.code, f.span) for f in check_document(text).findings if f.code == "TC001"] == [
+        ("TC001", span_of(text, "/* c */")), ("TC001", span_of(text, ",}")[:1] + (span_of(text, ",}")[0] + 1,))]
+    for path in ("a.tool.jsonc", "A.TOOL.JSONC"):
+        assert [f.code for f in check_document(text, path=path).findings if f.code == "TC001"] == []
+    assert [f.code for f in check_document(text, path="a.tool.json").findings if f.code == "TC001"] == [
+        "TC001", "TC001"]
+
+
+def test_a_parse_of_the_other_dialect_is_not_reused() -> None:
+    text = '{"name": "a", /* c */ "parameters": {"type": "object", "properties": {}}}'
+    analyzer = Analyzer()
+    strict = analyzer.parse(text)  # JSON: the comment is an error
+    report = analyzer.check_document(text, path="a.tool.jsonc", parsed=strict)
+    assert [f.code for f in report.findings if f.code == "TC001"] == []
+    loose = analyzer.parse(text, jsonc=True)
+    report = analyzer.check_document(text, path="a.tool.json", parsed=loose)
+    assert [f.code for f in report.findings if f.code == "TC001"] == ["TC001"]
+
+
+def test_file_references_resolve_from_the_configuration_folder_first(tmp_path: Path) -> None:
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "conf" / "common.json").write_text('{"$defs": {"City": {"type": "string"}}}', encoding="utf-8")
+    text = json.dumps({"name": "t", "description": "d", "parameters": {"type": "object", "properties": {
+        "a": {"$ref": "common.json#/$defs/City"}}}})
+    doc = str(tmp_path / "docs" / "x.tool.json")
+    from_config = CheckConfig(source=str(tmp_path / "conf" / "toolcast.toml"))
+    assert [f.code for f in check_document(text, path=doc, config=from_config).findings if f.code == "TC303"] == []
+    assert [f.code for f in check_document(text, path=doc).findings if f.code == "TC303"] == ["TC303"]
+    # The document's own folder when there is no configuration file.
+    beside = str(tmp_path / "conf" / "x.tool.json")
+    assert [f.code for f in check_document(text, path=beside).findings if f.code == "TC303"] == []
+    assert [f.code for f in check_document(text).findings if f.code == "TC303"] == ["TC303"]
