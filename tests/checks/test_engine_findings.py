@@ -328,3 +328,15 @@ def test_file_references_resolve_from_the_configuration_folder_first(tmp_path: P
     beside = str(tmp_path / "conf" / "x.tool.json")
     assert [f.code for f in check_document(text, path=beside).findings if f.code == "TC303"] == []
     assert [f.code for f in check_document(text).findings if f.code == "TC303"] == ["TC303"]
+
+
+def test_a_document_level_finding_belongs_to_the_tool_around_it_if_any() -> None:
+    text = ('{"x": 1, "x": 2, "tools": [{"name": "a", "description": "d", "parameters": {"type": "object", '
+            '"properties": {}, "required": [], "required": []}}]}')
+    found = [(f.pointer, f.span, f.tool_index, f.tool_name, f.data) for f in check_document(
+        text, config=CheckConfig(targets=("mcp",))).findings if f.code == "TC002"]
+    assert found == [
+        ("/x", (9, 12), None, None, {"span": (9, 12), "first": (1, 4), "rule": "duplicate-key"}),
+        ("/tools/0/parameters/required", span_of(text, '"required"', 1), 0, "a",
+         {"span": span_of(text, '"required"', 1), "first": span_of(text, '"required"'), "rule": "duplicate-key"}),
+    ]
