@@ -340,3 +340,41 @@ def test_a_document_level_finding_belongs_to_the_tool_around_it_if_any() -> None
         ("/tools/0/parameters/required", span_of(text, '"required"', 1), 0, "a",
          {"span": span_of(text, '"required"', 1), "first": span_of(text, '"required"'), "rule": "duplicate-key"}),
     ]
+
+
+def test_tools_left_pending_by_a_spent_budget_are_listed_with_their_names() -> None:
+    tools = [{"type": "function", "function": {"name": "f", "parameters": EMPTY}},
+             {"name": 3, "description": "d", "parameters": EMPTY},
+             {"name": "g", "description": "d", "input_schema": EMPTY}]
+    text = json.dumps(tools)
+    analyzer = Analyzer()
+    partial = analyzer.check_document(text, budget=0.0)
+    assert partial.pending == 3 and partial.blocks == ()
+    assert partial.tools == (
+        ToolSummary(0, "f", "/0", span_of(text, json.dumps(tools[0])), span_of(text, '"f"'), "openai"),
+        ToolSummary(1, None, "/1", span_of(text, json.dumps(tools[1])), None, "canonical"),
+        ToolSummary(2, "g", "/2", span_of(text, json.dumps(tools[2])), span_of(text, '"g"'), "anthropic"),
+    )
+    assert partial.resume is not None and partial.resume(60.0) == 0
+    # What `resume` checked is found again: no budget is needed any more.
+    done = analyzer.check_document(text, budget=0.0)
+    cold = Analyzer().check_document(text)
+    assert (done.pending, done.resume, done.findings, done.tools, done.blocks) == (
+        0, None, cold.findings, cold.tools, cold.blocks)
+    assert done.findings  # the comparison is not between two empty reports
+
+
+def test_a_budget_that_is_not_spent_leaves_nothing_pending() -> None:
+    text = json.dumps([{"name": f"t{i}", "description": "d", "parameters": EMPTY} for i in range(5)])
+    report = Analyzer().check_document(text, budget=60.0)
+    cold = Analyzer().check_document(text)
+    assert (report.pending, report.resume, report.findings, report.tools) == (0, None, cold.findings, cold.tools)
+
+
+def test_resume_checks_the_pending_tools_in_order_within_its_budget() -> None:
+    text = json.dumps([{"name": f"t{i}", "description": "d", "parameters": EMPTY} for i in range(4)])
+    analyzer = Analyzer()
+    partial = analyzer.check_document(text, budget=0.0)
+    assert partial.pending == 4 and partial.resume is not None
+    assert partial.resume(-1.0) == 4  # a spent budget checks nothing
+    assert partial.resume(60.0) == 0
