@@ -378,3 +378,23 @@ def test_resume_checks_the_pending_tools_in_order_within_its_budget() -> None:
     assert partial.pending == 4 and partial.resume is not None
     assert partial.resume(-1.0) == 4  # a spent budget checks nothing
     assert partial.resume(60.0) == 0
+
+
+def _function(name: str) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "description": "d", "parameters": EMPTY}}
+
+
+def test_every_name_colliding_with_the_first_points_at_the_first_inside_wrapped_tools() -> None:
+    text = json.dumps([_function("a.b"), _function("a/b"), _function("a:b"), _function("a.b")])
+    found = check_document(text, config=CheckConfig(targets=("openai", "mistral"))).findings
+    first = Related(None, "/0/function/name", "'a.b' also becomes 'a_b'", span_of(text, '"a.b"'))
+    data = {"targets": ["openai", "mistral"], "sanitised": "a_b", "rule": "name-collision-after-sanitising"}
+    assert [_fields(f) for f in found if f.code in ("TC201", "TC205")] == [
+        ("TC205", Severity.ERROR, "'a/b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Mistral",
+         "/1/function/name", span_of(text, '"a/b"'), "openai", 1, "a/b", (first,), data),
+        ("TC205", Severity.ERROR, "'a:b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Mistral",
+         "/2/function/name", span_of(text, '"a:b"'), "openai", 2, "a:b", (first,), data),
+        ("TC201", Severity.ERROR, "duplicate tool name 'a.b'", "/3/function/name", span_of(text, '"a.b"', 1), None,
+         3, "a.b", (Related(None, "/0/function/name", "first defined here", span_of(text, '"a.b"')),),
+         {"rule": "duplicate-name"}),
+    ]
