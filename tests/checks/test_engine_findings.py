@@ -16,8 +16,10 @@ from toolcast.adapters.checks import (
     CheckConfig,
     ConfigProblem,
     Finding,
+    Fix,
     Related,
     Severity,
+    TextEdit,
     ToolSummary,
     check_document,
     engine,
@@ -398,3 +400,15 @@ def test_every_name_colliding_with_the_first_points_at_the_first_inside_wrapped_
          3, "a.b", (Related(None, "/0/function/name", "first defined here", span_of(text, '"a.b"')),),
          {"rule": "duplicate-name"}),
     ]
+
+
+def test_the_first_fix_is_the_preferred_one_and_the_others_follow() -> None:
+    text = json.dumps({"name": "a", "description": "d", "parameters": {
+        "type": "object", "properties": {"n": {"type": "string"}}, "required": ["n", "ghost"]}})
+    (found,) = [f for f in check_document(text, config=CheckConfig(targets=("mcp",))).findings if f.code == "TC302"]
+    assert (found.pointer, found.span, found.tool_index, found.tool_name) == (
+        "/parameters/required/1", span_of(text, '"ghost"'), 0, "a")
+    assert found.fix == Fix("Remove `ghost` from `required`", (TextEdit(span_of(text, ', "ghost"')[0],
+                                                                         span_of(text, '"ghost"')[1], ""),))
+    assert found.fixes == (Fix("Define property `ghost` (as a string)", (TextEdit(
+        span_of(text, '"string"}')[1], span_of(text, '"string"}')[1], ', "ghost": {"type": "string"}'),)),)
