@@ -412,3 +412,23 @@ def test_the_first_fix_is_the_preferred_one_and_the_others_follow() -> None:
                                                                          span_of(text, '"ghost"')[1], ""),))
     assert found.fixes == (Fix("Define property `ghost` (as a string)", (TextEdit(
         span_of(text, '"string"}')[1], span_of(text, '"string"}')[1], ', "ghost": {"type": "string"}'),)),)
+
+
+def test_an_edit_of_another_document_does_not_reuse_the_last_run_of_the_file() -> None:
+    """The last run of the file is reused only for a re-parse of the very document it checked."""
+    def tools(names: list[str]) -> str:
+        return json.dumps([{"name": n, "description": "d", "parameters": EMPTY} for n in names], indent=2)
+
+    analyzer = Analyzer()
+    first = tools(["a", "b b", "c"])
+    analyzer.check_document(first, parsed=analyzer.parse(first))
+    other = analyzer.parse(tools(["a", "b", "c.c"]))  # never checked: not the file's last run
+    assert other.value is not None  # its value built, so that the re-parse patches it
+    at = other.text.index('"d"') + 1
+    edited = analyzer.reparse(other, at, at, "Q")  # inside the first tool
+    assert edited.value_patched and edited.changed_pointer is not None
+    warm = analyzer.check_document(edited.text, parsed=edited)
+    assert analyzer.edited_runs == 0
+    cold = Analyzer().check_document(edited.text)
+    assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
+    assert [f.tool_index for f in warm.findings if f.code == "TC203"] == [2]
