@@ -432,3 +432,30 @@ def test_an_edit_of_another_document_does_not_reuse_the_last_run_of_the_file() -
     cold = Analyzer().check_document(edited.text)
     assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
     assert [f.tool_index for f in warm.findings if f.code == "TC203"] == [2]
+
+
+def _edit_half_typed_tool(old: str, new: str) -> tuple[Analyzer, Any, Any]:
+    """A file whose second tool is half-typed (``{"name": "b"}``: no shape, but a tool field), then an edit
+    inside that tool: (analyzer, warm report, cold report)."""
+    text = json.dumps([{"name": "a", "description": "d", "parameters": EMPTY}, {"name": "b"}], indent=2)
+    analyzer = Analyzer()
+    doc = analyzer.parse(text)
+    analyzer.check_document(text, config=CheckConfig(targets=("mcp",)), parsed=doc)
+    at = text.index(old, text.index('"b"') - 8)
+    doc = analyzer.reparse(doc, at, at + len(old), new)
+    warm = analyzer.check_document(doc.text, config=CheckConfig(targets=("mcp",)), parsed=doc)
+    return analyzer, warm, Analyzer().check_document(doc.text, config=CheckConfig(targets=("mcp",)))
+
+
+def test_an_edit_inside_a_half_typed_tool_reuses_the_other_tools() -> None:
+    analyzer, warm, cold = _edit_half_typed_tool('"b"', '"bQ"')
+    assert analyzer.edited_runs == 1
+    assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
+    assert [(t.index, t.name, t.shape) for t in warm.tools] == [(0, "a", "canonical"), (1, "bQ", None)]
+
+
+def test_an_edit_that_leaves_no_tool_field_is_a_full_run() -> None:
+    analyzer, warm, cold = _edit_half_typed_tool('"name"', '"nam"')
+    assert analyzer.edited_runs == 0
+    assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
+    assert [t.name for t in warm.tools] == ["a"]
