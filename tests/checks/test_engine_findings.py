@@ -459,3 +459,19 @@ def test_an_edit_that_leaves_no_tool_field_is_a_full_run() -> None:
     assert analyzer.edited_runs == 0
     assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
     assert [t.name for t in warm.tools] == ["a"]
+
+
+def test_tools_without_a_name_are_neither_duplicates_nor_collisions() -> None:
+    text = json.dumps([{"name": 3, "description": "d", "parameters": EMPTY},
+                       {"name": 3, "description": "d", "parameters": EMPTY}])
+    codes = {f.code for f in check_document(text, config=CheckConfig(targets=("openai", "mistral"))).findings}
+    assert not codes & {"TC201", "TC205"}
+
+
+def test_only_toolcasts_tool_schema_marks_a_file_without_tools_as_a_tool_file() -> None:
+    for schema, is_tool_file in (("https://toolcast.dev/schemas/tool.schema.json", True),
+                                 ("https://toolcast.dev/schemas/config.schema.json", False),
+                                 ("https://example.com/tool.schema.json", False), (3, False)):
+        report = check_document(json.dumps({"$schema": schema}))
+        assert (report.is_tool_file, [f.code for f in report.findings]) == (
+            is_tool_file, [] if is_tool_file else ["TC004"]), schema
