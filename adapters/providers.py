@@ -92,6 +92,8 @@ class ProviderProfile:
     limits: Mapping[str, Any]
     default_mode: str
     modes: Mapping[str, Mapping[str, Any]]
+    #: Each mode's settings as canonical JSON: equal for equal modes of any target, so a walk of one can
+    #: serve the others (``convert.shared``).
     mode_ids: Mapping[str, str]
 
     @property
@@ -106,11 +108,6 @@ class ProviderProfile:
         """The settings of mode ``key`` (a fresh copy the walker may keep)."""
         out: dict[str, Any] = json.loads(json.dumps(dict(self.modes[key])))
         return out
-
-    def mode_id(self, key: str) -> str:
-        """Mode ``key``'s settings as canonical JSON: equal for equal modes of any target, so a walk of one
-        can serve the others (``convert.shared``)."""
-        return self.mode_ids[key]
 
 
 def _validate(target: str, data: Any) -> ProviderProfile:

@@ -47,11 +47,12 @@ def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
 
 
 #: How a schema is lowered: ``(schema, base pointer, target, mode, mode id)`` → the walker's result. The
-#: mode id (``ProviderProfile.mode_id``, None for a mode made up on the way) names equal modes equally.
-Lowering = Callable[[Any, str, str, dict[str, Any], str | None], tuple[Any, list[Loss], dict[str, list[str]]]]
+#: mode id (``ProviderProfile.mode_ids``; ``/returns`` appended for the mode of return values) names equal
+#: modes equally.
+Lowering = Callable[[Any, str, str, dict[str, Any], str], tuple[Any, list[Loss], dict[str, list[str]]]]
 
 
-def _walk(schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str | None) -> tuple[
+def _walk(schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str) -> tuple[
         Any, list[Loss], dict[str, list[str]]]:
     return lower(schema, base, target, mode)
 
@@ -86,14 +87,14 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
                            f"{limit:,}: cut to {limit:,}"))
         description = description[:limit]
 
-    params, plosses, record = lowering(tool.parameters, "/parameters", target, mode, prof.mode_id(mode_key))
+    params, plosses, record = lowering(tool.parameters, "/parameters", target, mode, prof.mode_ids[mode_key])
     losses.extend(plosses)
     roundtrip.update(record)
     returns = None
     if tool.returns is not None and target in _RETURNS_KEY:
         returns, rlosses, _ = lowering(tool.returns, "/returns", target, {**mode, "all_required": False,
                                                                           "closed_objects": False},
-                                       prof.mode_id(mode_key) + "/returns")
+                                       prof.mode_ids[mode_key] + "/returns")
         losses.extend(rlosses)
     ctx = _Ctx(tool, target, mode_key == "strict", options, losses)
     body = _ENVELOPES[target](ctx, safe, description, params, returns)

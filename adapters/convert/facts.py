@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
-from .walker import _JSON_TYPES, _LIST, _MAP, _ONE, KNOWN
+from .walker import _JSON_TYPES, _LIST, _MAP, _ONE, KNOWN, _kept_ref
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
 #: (128 levels, 100,000 nodes), so the walker's budget losses cannot be missed.
@@ -97,15 +97,11 @@ def scan(schema: Any) -> SchemaFacts:
 
 
 def _root_ref(root: Any, ref: Any) -> bool:
-    """``ref`` names the root or a definition the root's ``$defs``/``definitions`` has: a reference every
-    mode that keeps references keeps as it is (``walker._kept_ref``)."""
-    if ref == "#":
-        return True
-    if not isinstance(ref, str) or not ref.startswith("#/"):
+    """``ref`` resolves and names the root or one of the root's definitions: a reference every mode that
+    keeps references keeps as it is (the walker's own test, ``walker._kept_ref``)."""
+    if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
         return False
-    parts = jp.parts(ref[1:])
-    return len(parts) == 2 and isinstance(root, dict) and isinstance(root.get(parts[0]), dict) \
-        and parts[0] in ("$defs", "definitions") and parts[1] in root[parts[0]]
+    return jp.resolve(root, ref[1:], None) is not None and _kept_ref(root, ref)
 
 
 #: Settings under which a walk may rewrite a schema whatever it uses: such a mode is never quiet.

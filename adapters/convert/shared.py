@@ -1,7 +1,7 @@
 """One tool's schemas lowered once per distinct mode, for the checks' loss findings.
 
-Eight targets have six distinct modes by default (OpenAI Chat and Responses share strict mode; Mistral,
-MCP and Bedrock keep everything alike), and the walker's decisions depend on the mode alone: the target
+Eight targets have five distinct modes by default (OpenAI Chat and Responses share strict mode; Mistral,
+MCP and Bedrock share non-strict mode), and the walker's decisions depend on the mode alone: the target
 only names itself in messages. So a ``SharedLowering`` walks each distinct mode once, with a placeholder
 for the target's name, and hands every target of that mode the same losses under its own name. A mode
 that certainly records no loss for the schema (``facts.quiet``) is not walked at all.
@@ -28,17 +28,14 @@ Lowered = tuple[Any, list[Loss], dict[str, list[str]]]
 
 
 class SharedLowering:
-    """Lowerings of one tool's schemas, shared by the targets whose modes are equal (``mode_id``)."""
+    """Lowerings of one tool's schemas, shared by the targets whose modes are equal (``mode_ids``)."""
 
     def __init__(self) -> None:
         self._walked: dict[tuple[int, str, str], Lowered] = {}
         self._facts: dict[int, tuple[Any, SchemaFacts, bool]] = {}  # the schema kept: its id stays its own
         self.walks = 0  # walks made (not shared, not skipped): what the tests count
 
-    def __call__(self, schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str | None) -> Lowered:
-        if mode_id is None:
-            self.walks += 1
-            return lower(schema, base, target, mode)
+    def __call__(self, schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str) -> Lowered:
         facts, placeholder_free = self._facts_of(schema)
         if quiet(mode, facts):
             return schema, [], {}

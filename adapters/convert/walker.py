@@ -328,7 +328,7 @@ def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[
                "remote `$ref` is never fetched; any value is accepted in its place")
         return siblings
     target = jp.resolve(w.root, ref[1:], None) if ref[1:] == "" or ref[1:].startswith("/") else None
-    if not inline and target is not None and _kept_ref(w, ref):
+    if not inline and target is not None and _kept_ref(w.root, ref):
         return schema
     if target is None:
         w.loss(jp.join(ptr, "$ref"), "$ref", ref, Action.DROPPED, Effect.WIDENING,
@@ -357,13 +357,13 @@ def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[
     return merged
 
 
-def _kept_ref(w: Walk, ref: str) -> bool:
+def _kept_ref(root: Any, ref: str) -> bool:
     """Whether the output still has what ``ref`` points at: the root, or a definition of the root's
     ``$defs``/``definitions`` (lowered by ``lower``). Anything else (a nested ``$defs``, a path into
     ``properties`` that lowering may rename) is inlined rather than left dangling."""
     parts = jp.parts(ref[1:])
     return not parts or (len(parts) == 2 and parts[0] in ("$defs", "definitions")
-                         and isinstance(w.root, dict) and isinstance(w.root.get(parts[0]), dict))
+                         and isinstance(root, dict) and isinstance(root.get(parts[0]), dict))
 
 
 def _inline_root_ref(w: Walk, schema: Any, base: str) -> Any:
