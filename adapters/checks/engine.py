@@ -180,6 +180,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     facts: list[tuple[Any, ToolFacts]] = []
     blocks: list[FindingBlock] = []
     records: list[_Record] | None = []  # for the next run (None: this one cannot serve as its base)
+    waiting: dict[int, tuple[Any, ...]] = {}  # records of tools left pending → their entry in `later`
     later: list[tuple[tuple[Any, ...], Any, dict[str, str], str, str, int]] = []
 
     def place(key: tuple[Any, ...], obj: Any, fields: dict[str, str], source: str, tool_ptr: str,
@@ -211,11 +212,34 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
             # edit it moved by `delta`.
             record = last.records[i]  # type: ignore[union-attr]
             placed, summary, block = record[1], record[3], record[4]
-            if delta and summary.span[0] >= edited_end:
-                tspan, name_span = summary.span, summary.name_span
+            moved = delta and summary.span[0] >= edited_end
+            tspan, name_span = summary.span, summary.name_span
+            if moved:
                 tspan = (tspan[0] + delta, tspan[1] + delta)
                 if name_span is not None:
                     name_span = (name_span[0] + delta, name_span[1] + delta)
+            waited = last.waiting.get(i) if placed is None else None  # type: ignore[union-attr]
+            if waited is not None:
+                placed = analyzer.placed.hit(waited[0])  # checked in the background since the last run?
+                if placed is None and (deadline is None or (i > edited_index and time.perf_counter() <= deadline)):
+                    placed = place(waited[0], obj, waited[2], waited[3], tool_ptr, tspan[0])
+                if placed is None:
+                    # Still waiting: carried over as it was, moved. Under a budget the edited tool
+                    # comes first; the waiting ones before it are left to `resume`.
+                    pending += 1
+                    entry = (*waited[:5], tspan[0])
+                    later.append(entry)
+                    if moved:
+                        summary = ToolSummary(obj.index, summary.name, tool_ptr, tspan, name_span, obj.shape)
+                    tools.append(summary)
+                    if records is not None:
+                        waiting[i] = entry
+                        records.append((tspan, None, name_span, summary, None))
+                    continue
+                name_ptr = tool_ptr + waited[2].get("name", "/name")
+                name_span = view.span(name_ptr, "value") if placed.facts.name is not None else None
+            assert placed is not None  # a record left pending always has its entry in `waiting`
+            if waited is not None or moved:
                 summary = ToolSummary(obj.index, placed.facts.name, tool_ptr, tspan, name_span, obj.shape)
                 block = FindingBlock(tspan[0], placed.origin, placed.findings) if placed.findings else None
                 record = (tspan, placed, name_span, summary, block)
@@ -223,7 +247,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                 blocks.append(block)
             facts.append((obj, placed.facts))
             tools.append(summary)
-            if records is not None:  # None once the edited tool was left pending
+            if records is not None:
                 records.append(record)
             continue
         found_span = view.span(tool_ptr, "value")
@@ -252,13 +276,17 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                 placed = cached
             elif deadline is not None and time.perf_counter() > deadline:
                 pending += 1  # left for `resume` or a later call; listed with its name only
-                records = None
-                later.append((key, obj, fields, source, tool_ptr, tspan[0]))
+                entry = (key, obj, fields, source, tool_ptr, tspan[0])
+                later.append(entry)
                 name_ptr = tool_ptr + fields.get("name", "/name")
                 raw_name = jp.resolve(value, name_ptr, None)
-                tools.append(ToolSummary(obj.index, raw_name if isinstance(raw_name, str) else None, tool_ptr, tspan,
-                                         view.span(name_ptr, "value") if isinstance(raw_name, str) else None,
-                                         obj.shape))
+                summary = ToolSummary(obj.index, raw_name if isinstance(raw_name, str) else None, tool_ptr, tspan,
+                                      view.span(name_ptr, "value") if isinstance(raw_name, str) else None,
+                                      obj.shape)
+                tools.append(summary)
+                if records is not None:  # the next run, after an edit elsewhere, carries it over as waiting
+                    waiting[i] = entry
+                    records.append((tspan, None, summary.name_span, summary, None))
                 continue
             else:
                 placed = place(key, obj, fields, source, tool_ptr, tspan[0])
@@ -276,7 +304,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         if records is not None:
             records.append((tspan, placed, name_span, summary, block))
     if records is not None and objects:
-        analyzer.runs.keep(run_key, _Run(parsed, context, tuple(objects), records))
+        analyzer.runs.keep(run_key, _Run(parsed, context, tuple(objects), records, waiting))
     else:
         analyzer.runs.pop(run_key, None)
     raws.extend(_document_checks_cached(facts, config, analyzer))
@@ -287,20 +315,24 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                           resume=resume if pending else None, is_request=is_request(value))
 
 
-#: One tool as the last run placed it: its span, findings, name's span, and what the report held of it
-#: (reused as they are while the tool has not moved).
-_Record = tuple[tuple[int, int], "_Placed", "tuple[int, int] | None", ToolSummary, "FindingBlock | None"]
+#: One tool as the last run placed it: its span, findings (None: left pending, not checked yet), name's
+#: span, and what the report held of it (reused as they are while the tool has not moved).
+_Record = tuple[tuple[int, int], "_Placed | None", "tuple[int, int] | None", ToolSummary, "FindingBlock | None"]
 
 
 class _Run:
     """What a run of ``run_document`` leaves for the next run of the same file: its parse, context
-    and tool objects, and each tool's record, in the order of ``objects``."""
+    and tool objects, and each tool's record, in the order of ``objects``; ``waiting`` maps the
+    index of each tool left pending to what checking it takes (its entry in that run's ``later``), so
+    that an edit made while a large file's first check is still going on costs what an edit costs
+    after it, instead of finding, slicing and hashing every tool again."""
 
-    __slots__ = ("context", "objects", "parsed", "pointers", "records")
+    __slots__ = ("context", "objects", "parsed", "pointers", "records", "waiting")
 
     def __init__(self, parsed: Any, context: tuple[Any, ...], objects: tuple[Any, ...],
-                 records: list[_Record]) -> None:
+                 records: list[_Record], waiting: dict[int, tuple[Any, ...]]) -> None:
         self.parsed, self.context, self.objects, self.records = parsed, context, objects, records
+        self.waiting = waiting
         self.pointers = {o.pointer: i for i, o in enumerate(objects)}
 
 

@@ -310,7 +310,9 @@ def _format_ok(mode: dict[str, Any], fmt: str, type_: Any) -> bool:
     if allowed is None:
         return True
     if isinstance(allowed, dict):
-        kinds = [type_] if isinstance(type_, str) else [t for t in type_ or [] if isinstance(t, str)]
+        # `type` as the author wrote it: a name, a list of names, or anything else (no type to allow it by).
+        kinds = [type_] if isinstance(type_, str) else [t for t in type_ if isinstance(t, str)] \
+            if isinstance(type_, list) else []
         return any(fmt in allowed.get(k, []) for k in kinds)
     return fmt in allowed
 

@@ -41,7 +41,7 @@ SETTLE_SIZE = 1_000_000
 EAGER_EXPORT_TOOLS = 50
 FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
 EDIT_BUDGET = 0.05  # the same after an edit while that first check is still going on
-SLICE = 0.05  # background checking between two looks at the incoming messages
+SLICE = 0.025  # background checking between two looks at the incoming messages
 #: How long the first diagnostics wait for the client's settings (`workspace/configuration`) at most.
 SETTINGS_WAIT = 5.0
 
@@ -230,6 +230,10 @@ class ToolcastServer(LanguageServer):
         try:
             while self.documents.get(doc.uri) is doc:
                 await asyncio.sleep(0)
+                publishing = [task for task in self.pending.values() if not task.done()]
+                if publishing:  # an edit's diagnostics first: they do not wait behind the next slice
+                    await asyncio.wait(publishing)
+                    continue
                 report = self.report(doc)
                 if report is None or not report.pending:
                     break

@@ -144,3 +144,74 @@ def test_an_edit_checked_under_a_spent_budget_leaves_the_edited_tool_pending() -
     complete = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
     assert complete.pending == 0
     assert _view(complete) == _view(cold_report(doc.text, CONFIG))
+
+
+def _placed_in_blocks(report: DocumentReport) -> list[Any]:
+    return [f for block in report.blocks for f in block.placed()]
+
+
+def _check_partial(partial: DocumentReport, text: str) -> None:
+    """A report with tools still pending: the tools are the cold check's, and each checked tool's
+    findings are the cold check's findings, at their places in this text."""
+    cold = cold_report(text, CONFIG)
+    assert partial.tools == cold.tools
+    assert [f for f in _placed_in_blocks(partial) if f not in cold.findings] == []
+    checked = {f.tool_index for f in _placed_in_blocks(partial)}
+    assert [f for f in cold.findings if f.tool_index in checked and f not in partial.findings
+            and f.code != "TC201"] == []  # names across tools (TC201) wait for every tool
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(LAYOUTS)), st.data())
+def test_edits_while_the_first_check_is_pending_equal_a_cold_check(layout: str, data: st.DataObject) -> None:
+    """A large file's first check runs in slices; edits made meanwhile carry the tools still waiting
+    over to the next run (moved), and those checked in between are found by content."""
+    analyzer = Analyzer()
+    doc = analyzer.parse(LAYOUTS[layout])
+    report = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    assert report.pending == len(report.tools) > 0
+    for _ in range(data.draw(st.integers(1, 6))):
+        if report.resume is not None and data.draw(st.booleans()):
+            report.resume(0.002)  # a background slice: some tools are checked, by the last run's text
+        text = doc.text
+        at = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(at, min(len(text), at + 6)))
+        doc = analyzer.reparse(doc, at, end, data.draw(st.sampled_from(EDIT_TEXTS)))
+        report = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+        if report.pending:
+            _check_partial(report, doc.text)
+    if report.resume is not None:
+        assert report.resume(60.0) == 0
+    complete = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    assert _view(complete) == _view(cold_report(doc.text, CONFIG))
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_an_edit_while_tools_are_pending_reuses_the_last_run(layout: str, runs: list[int]) -> None:
+    """An edit inside a tool while the first check is still going on checks that tool alone: the tools
+    still waiting are carried over (not found, sliced and hashed again), and those checked by a
+    background slice since then are placed where they are now."""
+    analyzer = Analyzer()
+    doc = analyzer.parse(LAYOUTS[layout])
+    first = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    total = first.pending
+    assert first.resume is not None
+    while first.resume(0.0005) > total // 2:  # about half of them checked in the background
+        pass
+    at = doc.text.find('"d"' if layout != "gemini" else '"STRING"') + 1  # inside the first tools: the others move
+    doc = analyzer.reparse(doc, at, at, "QQ")
+    runs.clear()
+    partial = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    assert analyzer.edited_runs == 1 and runs == []
+    assert 0 < partial.pending <= total // 2 + 1
+    _check_partial(partial, doc.text)
+    assert len({f.tool_index for f in _placed_in_blocks(partial)}) >= total - partial.pending - 1
+    doc = analyzer.reparse(doc, at, at + 2, "")  # and back: still pending ones move back too
+    again = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    assert analyzer.edited_runs == 2 and 0 < again.pending <= partial.pending  # the edited tool may be known
+    _check_partial(again, doc.text)
+    # Without a budget the waiting tools are checked in the same call: the report is complete.
+    doc = analyzer.reparse(doc, at, at, "Q")
+    complete = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    assert analyzer.edited_runs == 3 and complete.pending == 0
+    assert _view(complete) == _view(cold_report(doc.text, CONFIG))

@@ -1141,3 +1141,15 @@ def test_the_depth_limit_through_tuple_items_merged_from_allof() -> None:
     assert not [x for x in run(nested(128), MERGE)[1] if x[3] == REJECTED]
     assert [x[5] for x in run(nested(129), MERGE)[1] if x[3] == REJECTED] == [
         "schema nested deeper than 128 levels; toolcast does not convert it"]
+
+
+@pytest.mark.parametrize("type_", [True, False, 5, None, {"a": "string"}])
+def test_a_format_beside_a_type_that_is_not_a_name_is_not_allowed_by_any_type(type_: Any) -> None:
+    """`format` is allowed per type name where the mode lists formats by type (a crash on `type: true`
+    before); a `type` that is no name, nor list of names, allows none, so the format is folded."""
+    mode = {"formats": {"string": ["date"]}}
+    out, losses, _ = run({"type": type_, "format": "date"}, mode)
+    assert out.get("format") is None and "date" in out.get("description", "")
+    assert ("/p/format", "format", "date") in [loss[:3] for loss in losses]
+    kept, _, _ = run({"type": ["integer", "string"], "format": "date"}, mode)  # a list: its names count
+    assert kept["format"] == "date"
