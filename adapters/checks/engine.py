@@ -221,11 +221,11 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
             waited = last.waiting.get(i) if placed is None else None  # type: ignore[union-attr]
             if waited is not None:
                 placed = analyzer.placed.hit(waited[0])  # checked in the background since the last run?
-                if placed is None and (deadline is None or (i > edited_index and time.perf_counter() <= deadline)):
+                if placed is None and deadline is None:  # no budget: the report is complete
                     placed = place(waited[0], obj, waited[2], waited[3], tool_ptr, tspan[0])
                 if placed is None:
-                    # Still waiting: carried over as it was, moved. Under a budget the edited tool
-                    # comes first; the waiting ones before it are left to `resume`.
+                    # Still waiting: carried over as it was, moved. Under a budget an edit checks its
+                    # own tool only, so that its diagnostics come at once; the rest is `resume`'s.
                     pending += 1
                     entry = (*waited[:5], tspan[0])
                     later.append(entry)

@@ -47,6 +47,9 @@ class Document:
     published_names: tuple[str | None, ...] = ()  # tool names as last published
     _parsed: ParsedDocument | None = field(default=None, init=False, repr=False)
     _parsed_version: int | None = field(default=None, init=False, repr=False)
+    #: (parse of the version before, (start, end, new text)) when the current version is that one with
+    #: one ranged change: the parse takes the edit from here instead of comparing the two texts.
+    _edit: tuple[ParsedDocument, tuple[int, int, str]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self, initial_text: str) -> None:
         self.index = LineIndex(initial_text)
@@ -71,9 +74,14 @@ class Document:
     def parsed(self) -> ParsedDocument:
         """The parse of the current version (re-parsed incrementally from the previous version's)."""
         if self._parsed is None or self._parsed_version != self.version or self._parsed.text is not self.text:
-            from toolcast.adapters.document.parsed import parse
+            from toolcast.adapters.document.parsed import parse, reparse
 
-            self._parsed = parse(self.text, jsonc=self.jsonc, previous=self._parsed)
+            known, self._edit = self._edit, None
+            if known is not None and known[0] is self._parsed:
+                start, end, new_text = known[1]
+                self._parsed = reparse(known[0], start, end, new_text, text=self.text)
+            else:
+                self._parsed = parse(self.text, jsonc=self.jsonc, previous=self._parsed)
             self._parsed_version = self.version
         return self._parsed
 
@@ -84,17 +92,22 @@ class Document:
 
     def set_text(self, text: str, version: int) -> None:
         self.index = LineIndex(text)
+        self._edit = None
         self._changed(version)
 
     def apply(self, changes: list[Any], version: int, encoding: Encoding) -> None:
         """Apply ``didChange`` content changes in order (whole-document or ranged)."""
         index = self.index
+        current = self._parsed if self._parsed_version == self.version else None
+        edit: tuple[int, int, str] | None = None
         for change in changes:
             rng = getattr(change, "range", None)
             if rng is None:
                 index = LineIndex(change.text)
             else:
-                index = index.apply_change((rng.start.line, rng.start.character),
-                                           (rng.end.line, rng.end.character), change.text, encoding)[0]
+                index, start, end = index.apply_change((rng.start.line, rng.start.character),
+                                                       (rng.end.line, rng.end.character), change.text, encoding)
+                edit = (start, end, change.text)
         self.index = index
+        self._edit = (current, edit) if current is not None and edit is not None and len(changes) == 1 else None
         self._changed(version)

@@ -7,6 +7,7 @@ reached skips the test with that reason; any other install failure fails it."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import socket
@@ -35,6 +36,15 @@ def cache_dir() -> Path:
     return path
 
 
+@contextlib.contextmanager
+def _installing(name: str) -> Iterator[None]:
+    """One installer at a time per cache: the suite runs in parallel workers (pytest -n), and two tests
+    needing the same servers would otherwise remove and install them under each other."""
+    with open(cache_dir() / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def _install(what: str, argv: list[str], where: Path) -> None:
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=_INSTALL_TIMEOUT,
@@ -55,7 +65,9 @@ def pypi_servers() -> Path:
     """The bin folder of a virtual environment holding the PyPI servers."""
     env = cache_dir() / "pypi"
     marker = env / (".installed-" + "-".join(PYPI_SERVERS).replace("=", ""))
-    if not marker.exists():
+    with _installing("pypi"):
+        if marker.exists():
+            return env / "bin"
         shutil.rmtree(env, ignore_errors=True)
         _install("python -m venv", [sys.executable, "-m", "venv", str(env)], env)
         _install("pip install " + " ".join(PYPI_SERVERS),
@@ -73,7 +85,9 @@ def npm_everything() -> Path:
     prefix = cache_dir() / "npm"
     package = prefix / "node_modules" / "@modelcontextprotocol" / "server-everything"
     marker = prefix / (".installed-" + NPM_EVERYTHING.replace("/", "+"))
-    if not marker.exists():
+    with _installing("npm"):
+        if marker.exists():
+            return package
         shutil.rmtree(prefix, ignore_errors=True)
         prefix.mkdir(parents=True)
         _install("npm install " + NPM_EVERYTHING,

@@ -113,3 +113,51 @@ def test_handlers_take_the_stored_parse() -> None:
                 if name in ("parse", "reparse", "ParsedDocument"):
                     callers.add(source.name)
     assert callers == {"documents.py", "mcp_config.py"}
+
+
+def _full(doc: Document) -> tuple[object, ...]:
+    from toolcast.adapters.document.parsed import ParsedDocument
+
+    fresh = ParsedDocument(doc.text, jsonc=doc.jsonc)
+    return fresh.value, [(e.code, e.start, e.end) for e in fresh.errors]
+
+
+def test_one_ranged_change_is_re_parsed_from_its_range_without_comparing_texts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store knows where a one-change edit is: the parse takes it from there; comparing the old and
+    new texts (``_diff``, a pass over megabytes) is only for what it cannot know."""
+    import toolcast.adapters.document.parsed as parsed_module
+
+    compared: list[int] = []
+    real_diff = parsed_module._diff
+    monkeypatch.setattr(parsed_module, "_diff", lambda old, new: compared.append(1) or real_diff(old, new))
+    big = "[" + ",".join(f'{{"name": "t{i}", "description": "d", "parameters": {{"type": "object"}}}}'
+                         for i in range(600)) + "]"
+    doc = Document("file:///w/big.tool.json", big, 1)
+    base = doc.parsed
+    doc.apply([_ranged(0, 12, 0, 13, "xy")], 2, "utf-16")  # "t0" -> "txy": a replacement inside a name
+    edited = doc.parsed
+    assert compared == [] and edited.changed_pointer == "/0" and edited.base is not None
+    assert edited.base() is base
+    assert (edited.value, [(e.code, e.start, e.end) for e in edited.errors]) == _full(doc)
+    assert edited.value[0]["name"] == "txy"
+    # A change that breaks the JSON, then one that mends it, each from its own range.
+    doc.apply([_ranged(0, 2, 0, 2, '"')], 3, "utf-16")
+    assert (doc.parsed.value, [(e.code, e.start, e.end) for e in doc.parsed.errors]) == _full(doc)
+    doc.apply([_ranged(0, 2, 0, 3, "")], 4, "utf-16")
+    assert doc.parsed.value == _full(doc)[0] and doc.parsed.errors == []
+    assert compared == []
+    # Two changes in one message, or two messages before a parse: the texts are compared instead.
+    doc.apply([_ranged(0, 12, 0, 12, "a"), _ranged(0, 12, 0, 12, "b")], 5, "utf-16")
+    assert doc.parsed.value[0]["name"] == "tbaxy" and compared == [1]
+    doc.apply([_ranged(0, 12, 0, 12, "c")], 6, "utf-16")
+    doc.apply([_ranged(0, 12, 0, 12, "d")], 7, "utf-16")
+    assert doc.parsed.value[0]["name"] == "tdcbaxy" and compared == [1, 1]
+    assert doc.parsed.value == _full(doc)[0]
+    # A whole-text change has no range: compared too (and parsed in full when it differs that much).
+    doc.apply([t.TextDocumentContentChangeWholeDocument(doc.text.replace("t5", "T5"))], 8, "utf-16")
+    assert doc.parsed.value == _full(doc)[0] and len(compared) == 3
+    # A change then a new text before any parse (a reopened document): the change's range means nothing now.
+    doc.apply([_ranged(0, 12, 0, 12, "e")], 9, "utf-16")
+    doc.set_text(big.replace('"t1"', '"renamed"'), 10)
+    assert doc.parsed.value == _full(doc)[0] and doc.parsed.value[1]["name"] == "renamed"
