@@ -97,11 +97,11 @@ def summarize_document(text: str, path: str | None = None, *, analyzer: Analyzer
 
 
 def check_names_across(
-    reports: Mapping[str, DocumentReport], config: CheckConfig
+    reports: Mapping[str, DocumentReport], config: CheckConfig, only: str | None = None
 ) -> dict[str, tuple[Finding, ...]]:
     """Duplicate tool names across files: path -> findings for that path, each with ``Related`` entries
-    pointing at the other definitions. Computed from the reports alone (nothing to remember: no
-    analyzer)."""
+    pointing at the other definitions (for the path ``only`` alone when given). Computed from the
+    reports alone (nothing to remember: no analyzer)."""
     from .names import names_across
 
-    return names_across(reports, config)
+    return names_across(reports, config, only)

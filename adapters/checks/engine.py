@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import pointer as jp
 from ..providers import DISPLAY_NAMES
-from .analyzer import Analyzer
+from .analyzer import Analyzer, collector_paused
 from .api import DocumentReport, FindingBlock, ToolSummary
 from .config import CheckConfig, ConfigProblem
 from .edits import Renderer
@@ -197,8 +197,9 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         """Check pending tools for up to ``budget`` seconds (their results are cached for the next
         ``check_document`` of this text); the number still pending."""
         end = time.perf_counter() + budget
-        while later and time.perf_counter() <= end:
-            place(*later.pop(0))
+        with collector_paused():  # as in the check itself: the collector's full passes cost more than the slice
+            while later and time.perf_counter() <= end:
+                place(*later.pop(0))
         return len(later)
 
     seen_tools = analyzer.seen

@@ -213,6 +213,8 @@ class ToolcastServer(LanguageServer):
         doc.report, doc.report_version = report, doc.version
         if report.pending:
             if doc.uri not in self.completing and _in_event_loop():
+                if doc.index.length > SETTLE_SIZE:
+                    gc.freeze()  # as below, for the seconds the first check goes on: edits come meanwhile
                 self.completing[doc.uri] = asyncio.ensure_future(self._complete(doc))
         elif not doc.settled:
             doc.settled = True
@@ -229,7 +231,9 @@ class ToolcastServer(LanguageServer):
         then publish (push) or ask the client to pull again (pull)."""
         try:
             while self.documents.get(doc.uri) is doc:
-                await asyncio.sleep(0)
+                # A timer, not sleep(0): the loop reads stdin before waking this task, so an edit that came
+                # during the last slice is handled (its publish scheduled) before the next slice starts.
+                await asyncio.sleep(0.0005)
                 publishing = [task for task in self.pending.values() if not task.done()]
                 if publishing:  # an edit's diagnostics first: they do not wait behind the next slice
                     await asyncio.wait(publishing)
@@ -262,7 +266,7 @@ class ToolcastServer(LanguageServer):
         others.update({self.key(d): r for d in self.documents.values()
                        if (r := self.report(d)) is not None and r.tools})
         if len(others) > 1 and self.key(doc) in others:
-            across = check_names_across(others, self.config_for(doc))
+            across = check_names_across(others, self.config_for(doc), only=self.key(doc))
             extra = across.get(self.key(doc), ())
         return diagnostics_json(doc.uri, doc.index, report, extra, self.encoding, doc.fragments, self.locate,
                                 self.max_diagnostics)

@@ -89,3 +89,23 @@ def test_a_check_pauses_the_cycle_collector_and_restores_it() -> None:
         assert not gc.isenabled()  # a caller's choice stays
     finally:
         gc.enable()
+
+
+def test_background_slices_pause_the_cycle_collector_too() -> None:
+    """A large file's first check goes on in ``resume`` slices (the server's background): they allocate as
+    the check does, and a full pass there stalls the edits waiting behind the slice."""
+    import gc
+
+    from toolcast.adapters.checks import Analyzer
+
+    tools = ",".join(f'{{"name": "t{i}", "description": "d", "parameters": {{"type": "object", "properties": '
+                     f'{{"a": {{"type": "string"}}}}}}}}' for i in range(300))
+    analyzer = Analyzer()
+    analyzer.check_document("[]")
+    report = analyzer.check_document(f"[{tools}]", budget=0.0)
+    assert report.pending == 300 and report.resume is not None and gc.isenabled()
+    gc.collect()
+    before = gc.get_stats()[0]["collections"]
+    assert report.resume(600.0) == 0
+    assert gc.get_stats()[0]["collections"] - before <= 1
+    assert gc.isenabled()

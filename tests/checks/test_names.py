@@ -47,3 +47,16 @@ def test_same_name_twice_in_one_file_is_tc201_not_tc202() -> None:
 def test_cross_file_check_honours_configuration() -> None:
     reports = {"a": check_document(_tool("s")), "b": check_document(_tool("s"))}
     assert check_names_across(reports, CheckConfig(ignore=("TC202",))) == {"a": (), "b": ()}
+
+
+def test_the_findings_of_one_file_alone_are_that_files_findings_of_all() -> None:
+    """The language server asks for the file it publishes (``only``): the same findings as the full
+    answer gives that file, no entry for the others, and nothing for a path that is not among the reports."""
+    reports = {name: check_document(json.dumps([json.loads(_tool(n)) for n in names]))
+               for name, names in {"a.tool.json": ("s", "t"), "b.tool.json": ("t", "u", "s"),
+                                   "c.tool.json": ("s",), "d.tool.json": ("v",)}.items()}
+    full = check_names_across(reports, CheckConfig())
+    assert [len(full[p]) for p in sorted(full)] == [2, 2, 1, 0]
+    for path in reports:
+        assert check_names_across(reports, CheckConfig(), only=path) == {path: full[path]}
+    assert check_names_across(reports, CheckConfig(), only="elsewhere.tool.json") == {}
