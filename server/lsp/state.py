@@ -41,7 +41,7 @@ SETTLE_SIZE = 1_000_000
 EAGER_EXPORT_TOOLS = 50
 FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
 EDIT_BUDGET = 0.05  # the same after an edit while that first check is still going on
-SLICE = 0.025  # background checking between two looks at the incoming messages
+SLICE = 0.01  # background checking between two looks at the incoming messages
 #: How long the first diagnostics wait for the client's settings (`workspace/configuration`) at most.
 SETTINGS_WAIT = 5.0
 
