@@ -59,3 +59,93 @@ def test_a_summary_names_a_wrapped_tool_from_its_own_name_field() -> None:
     tool = '{"type": "function", "function": {"name": "f", "parameters": {}}}'
     assert report.tools == (ToolSummary(0, "f", "/tools/0", span_of(text, tool), span_of(text, '"f"'), "openai"),)
     assert (span_of(text, tool), span_of(text, '"f"')) == ((11, 76), (53, 56))
+
+
+# -- _document_checks ---------------------------------------------------------------------------------------
+
+
+def _codes(text: str, config: CheckConfig, *codes: str) -> list[tuple[str, str, tuple[int, int], int | None]]:
+    return [(f.code, f.pointer, f.span, f.tool_index) for f in check_document(text, config=config).findings
+            if f.code in codes]
+
+
+def test_a_nameless_tool_before_the_others_does_not_hide_their_duplicates_or_collisions() -> None:
+    text = json.dumps([{"name": 3, "description": "d", "parameters": EMPTY},
+                       {"name": "a.b", "description": "d", "parameters": EMPTY},
+                       {"name": "a.b", "description": "d", "parameters": EMPTY},
+                       {"name": "a/b", "description": "d", "parameters": EMPTY}])
+    assert _codes(text, CheckConfig(targets=("openai",)), "TC201", "TC205") == [
+        ("TC201", "/2/name", span_of(text, '"a.b"', 1), 2),
+        ("TC205", "/3/name", span_of(text, '"a/b"'), 3),
+    ]
+
+
+def _unions(name: str, n: int, strict: bool = True) -> dict[str, Any]:
+    """An Anthropic-shaped tool (its parameters under ``input_schema``) with ``n`` required union-typed
+    parameters, strict by its own flag."""
+    names = [f"{name}{i}" for i in range(n)]
+    tool: dict[str, Any] = {"name": name, "description": "d", "input_schema": {
+        "type": "object", "properties": {k: {"type": ["string", "null"]} for k in names}, "required": names,
+        "additionalProperties": False}}
+    if strict:
+        tool["strict"] = True
+    return tool
+
+
+def test_the_strict_budgets_count_only_strict_tools_after_a_loose_one_and_point_at_input_schema() -> None:
+    text = json.dumps([_unions("l", 20, strict=False), _unions("a", 16), _unions("b", 1)])
+    # The loose first tool counts for nothing; the strict ones cross 16 at the third tool, reported on its
+    # parameters' key, which is `input_schema` in Anthropic's shape.
+    assert _codes(text, CheckConfig(targets=("anthropic",)), "TC605", "TC606", "TC607") == [
+        ("TC607", "/2/input_schema", span_of(text, '"input_schema"', 2), 2),
+    ]
+
+
+def test_the_strict_tool_count_skips_a_loose_tool_before_the_strict_ones() -> None:
+    tools = [_unions("l", 0, strict=False)] + [_unions(f"t{i}", 0) for i in range(21)]
+    text = json.dumps(tools)
+    # 21 strict tools after the loose one: the 21st strict tool is the document's 22nd (/21).
+    assert _codes(text, CheckConfig(targets=("anthropic",)), "TC605") == [
+        ("TC605", "/21", span_of(text, json.dumps(tools[21])), 21),
+    ]
+    assert _codes(json.dumps(tools[:21]), CheckConfig(targets=("anthropic",)), "TC605") == []
+
+
+# -- _finish ------------------------------------------------------------------------------------------------
+
+
+def test_a_disabled_finding_does_not_stop_the_findings_after_it() -> None:
+    # The duplicate key (TC002) is the first file-level finding, the duplicate name (TC201) a later one.
+    text = '[{"name": "a", "name": "a", "description": "d"}, {"name": "a", "description": "d"}]'
+    config = CheckConfig(targets=("mcp",), ignore=("TC002",))
+    assert _codes(text, config, "TC002", "TC201") == [("TC201", "/1/name", (58, 61), 1)]
+    assert span_of(text, '"a"', 2) == (58, 61)
+
+
+# -- _edited_tool: an edit inside one tool reuses the others -----------------------------------------------
+
+
+def _declaration(name: str) -> dict[str, Any]:
+    return {"name": name, "description": "d", "parameters": {"type": "object", "properties": {
+        "p": {"type": "string"}}}}
+
+
+def test_an_edit_inside_a_gemini_declaration_keeps_it_a_gemini_declaration() -> None:
+    # A bare {"name": ...} inside `functionDeclarations` is a Gemini declaration (on its own it reads as
+    # canonical); the edited run must say so as a cold run does.
+    text = json.dumps([{"functionDeclarations": [_declaration("a"), _declaration("b")]}], indent=2)
+    config = CheckConfig(targets=("gemini",))
+    analyzer = Analyzer()
+    doc = analyzer.parse(text)
+    first = analyzer.check_document(text, config=config, parsed=doc)
+    expected = [(0, "a", "/0/functionDeclarations/0", "gemini"), (1, "b", "/0/functionDeclarations/1", "gemini")]
+    assert [(t.index, t.name, t.pointer, t.shape) for t in first.tools] == expected
+    at = text.index('"b"') + 1
+    doc = analyzer.reparse(doc, at, at + 1, "bQ")
+    assert (doc.value_patched, doc.changed_pointer) == (True, "/0/functionDeclarations/1")
+    warm = analyzer.check_document(doc.text, config=config, parsed=doc)
+    assert analyzer.edited_runs == 1
+    assert [(t.index, t.name, t.pointer, t.shape) for t in warm.tools] == [
+        expected[0], (1, "bQ", "/0/functionDeclarations/1", "gemini")]
+    cold = Analyzer().check_document(doc.text, config=config)
+    assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
