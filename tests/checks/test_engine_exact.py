@@ -149,3 +149,34 @@ def test_an_edit_inside_a_gemini_declaration_keeps_it_a_gemini_declaration() -> 
         expected[0], (1, "bQ", "/0/functionDeclarations/1", "gemini")]
     cold = Analyzer().check_document(doc.text, config=config)
     assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
+
+
+# -- _document_checks_cached --------------------------------------------------------------------------------
+
+
+def test_file_level_results_are_reused_only_for_the_same_tool_pointers(monkeypatch: Any) -> None:
+    from toolcast.adapters.checks import engine
+
+    calls: list[int] = []
+    real = engine._document_checks
+
+    def counted(facts: Any, config: CheckConfig) -> Any:
+        calls.append(len(facts))
+        return real(facts, config)
+
+    monkeypatch.setattr(engine, "_document_checks", counted)
+    tool = {"name": "a", "description": "d", "parameters": EMPTY}
+    config = CheckConfig(targets=("mcp",))
+    analyzer = Analyzer()
+    listed = json.dumps([tool, tool])
+    assert _pointers(analyzer, listed, config) == ["/1/name"]
+    # An edit that leaves every tool's facts as they were (a description): the last result, not a new one.
+    assert _pointers(analyzer, listed.replace('"d"', '"e"', 1), config) == ["/1/name"]
+    assert calls == [2]
+    # The same facts under other pointers: checked again, and placed there.
+    assert _pointers(analyzer, json.dumps({"tools": [tool, tool]}), config) == ["/tools/1/name"]
+    assert calls == [2, 2]
+
+
+def _pointers(analyzer: Analyzer, text: str, config: CheckConfig) -> list[str]:
+    return [f.pointer for f in analyzer.check_document(text, config=config).findings if f.code == "TC201"]
