@@ -180,3 +180,22 @@ def test_file_level_results_are_reused_only_for_the_same_tool_pointers(monkeypat
 
 def _pointers(analyzer: Analyzer, text: str, config: CheckConfig) -> list[str]:
     return [f.pointer for f in analyzer.check_document(text, config=config).findings if f.code == "TC201"]
+
+
+def test_a_key_repeated_twice_is_reported_on_each_repeat_not_on_the_last() -> None:
+    text = ('{"name": "a", "name": "b", "name": "c", "description": "x", '
+            '"parameters": {"type": "object", "properties": {}}}')
+    # "name" at 1-7, 14-20 and 27-33: each repeat is on its own key and remembers the one before it.
+    assert [(f.pointer, f.span, f.data, f.tool_index, f.tool_name) for f in check_document(text).findings
+            if f.code == "TC002"] == [
+        ("/name", (14, 20), {"span": (14, 20), "first": (1, 7), "rule": "duplicate-key"}, 0, "c"),
+        ("/name", (27, 33), {"span": (27, 33), "first": (14, 20), "rule": "duplicate-key"}, 0, "c"),
+    ]
+
+
+def test_a_missing_member_keeps_its_own_pointer_and_is_shown_on_its_parent() -> None:
+    text = '[{"name": "a", "parameters": {"type": "object", "properties": {}}}]'
+    found = [(f.code, f.pointer, f.span, f.tool_index, f.tool_name, f.message)
+             for f in check_document(text, config=CheckConfig(targets=("mcp",))).findings if f.code == "TC103"]
+    # The tool is an array item (no key): its `{` at offset 1.
+    assert found == [("TC103", "/0/description", (1, 2), 0, "a", "the tool has no `description`")]
