@@ -199,3 +199,22 @@ def test_a_missing_member_keeps_its_own_pointer_and_is_shown_on_its_parent() -> 
              for f in check_document(text, config=CheckConfig(targets=("mcp",))).findings if f.code == "TC103"]
     # The tool is an array item (no key): its `{` at offset 1.
     assert found == [("TC103", "/0/description", (1, 2), 0, "a", "the tool has no `description`")]
+
+
+# -- _sorted ------------------------------------------------------------------------------------------------
+
+
+def test_findings_outside_the_tools_blocks_are_sorted_by_where_they_start() -> None:
+    tools = [_unions(f"t{i}", 0) for i in range(21)]
+    text = json.dumps(tools)
+    last = json.dumps(tools[20])
+    # The 21st strict tool repeats its `description`: a duplicate key inside the span of TC605.
+    repeated = last.replace('"description": "d"', '"description": "d", "description": "d"')
+    text = text.replace(last, repeated)
+    report = check_document(text, config=CheckConfig(targets=("anthropic",)))
+    tool_span = span_of(text, repeated)
+    key_span = span_of(text, '"description"', 21)
+    assert tool_span[0] < key_span[0] and key_span[1] < tool_span[1]
+    # The tool's span starts first (and ends last): it comes first.
+    assert [(f.code, f.span) for f in report.loose if f.code in ("TC002", "TC605")] == [
+        ("TC605", tool_span), ("TC002", key_span)]
