@@ -218,3 +218,50 @@ def test_findings_outside_the_tools_blocks_are_sorted_by_where_they_start() -> N
     # The tool's span starts first (and ends last): it comes first.
     assert [(f.code, f.span) for f in report.loose if f.code in ("TC002", "TC605")] == [
         ("TC605", tool_span), ("TC002", key_span)]
+
+
+# -- run_document -------------------------------------------------------------------------------------------
+
+
+def _named(name: str) -> dict[str, Any]:
+    return {"name": name, "description": "d", "parameters": EMPTY}
+
+
+def test_a_tool_recognised_only_by_its_shape_is_checked_as_a_tool() -> None:
+    # No `name`, `description` or `parameters`: Gemini's JSON-schema field alone makes it a tool.
+    text = '{"parametersJsonSchema": {"type": "object", "properties": {}}}'
+    report = check_document(text)
+    assert report.tools == (ToolSummary(0, None, "", (0, 62), None, "gemini-json"),)
+    assert len(text) == 62 and report.is_tool_file
+    assert "TC004" not in {f.code for f in report.findings}
+
+
+def test_the_parse_a_caller_hands_in_is_used_as_it_is() -> None:
+    from toolcast.adapters.document.parsed import reparse
+
+    text = json.dumps([_named("a"), _named("b")], indent=2)
+    analyzer = Analyzer()
+    doc = analyzer.parse(text)
+    analyzer.check_document(text, parsed=doc)
+    at = text.index('"b"') + 1
+    edited = reparse(doc, at, at + 1, "bQ")  # an incremental re-parse the analyzer never saw
+    assert edited.value_patched and edited.changed_pointer == "/1"  # the container re-parsed: the tool
+    warm = analyzer.check_document(edited.text, parsed=edited)
+    # Used as handed in: it is a re-parse of the last run's document, so only the edited tool is new.
+    assert analyzer.edited_runs == 1
+    cold = Analyzer().check_document(edited.text)
+    assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
+    assert [t.name for t in warm.tools] == ["a", "bQ"]
+
+
+def test_the_last_run_is_kept_per_file() -> None:
+    analyzer = Analyzer()
+    first = json.dumps([_named("a"), _named("b")], indent=2)
+    doc = analyzer.parse(first)
+    analyzer.check_document(first, path="a.tool.json", parsed=doc)
+    analyzer.check_document(json.dumps([_named("c")]), path="b.tool.json")  # another file in between
+    at = first.index('"b"') + 1
+    doc = analyzer.reparse(doc, at, at + 1, "bQ")
+    warm = analyzer.check_document(doc.text, path="a.tool.json", parsed=doc)
+    assert analyzer.edited_runs == 1  # a.tool.json's own last run, not b.tool.json's
+    assert [t.name for t in warm.tools] == ["a", "bQ"]
