@@ -265,3 +265,15 @@ def test_the_last_run_is_kept_per_file() -> None:
     warm = analyzer.check_document(doc.text, path="a.tool.json", parsed=doc)
     assert analyzer.edited_runs == 1  # a.tool.json's own last run, not b.tool.json's
     assert [t.name for t in warm.tools] == ["a", "bQ"]
+
+
+def test_a_request_files_own_findings_are_reported_with_its_tools() -> None:
+    request = {"model": "m", "tools": [_named("f")], "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "g", "arguments": {}}]}]}
+    text = json.dumps(request)
+    report = check_document(text, config=CheckConfig(targets=("mcp",)))
+    assert [(f.code, f.pointer, f.span, f.message, f.tool_index) for f in report.findings if f.code >= "TC8"] == [
+        ("TC802", "/messages/1/content/0/name", span_of(text, '"g"'),
+         "tool call names 'g', which `tools` does not define", None)]
+    assert (report.is_request, report.is_tool_file, [t.name for t in report.tools]) == (True, True, ["f"])
