@@ -277,3 +277,27 @@ def test_a_request_files_own_findings_are_reported_with_its_tools() -> None:
         ("TC802", "/messages/1/content/0/name", span_of(text, '"g"'),
          "tool call names 'g', which `tools` does not define", None)]
     assert (report.is_request, report.is_tool_file, [t.name for t in report.tools]) == (True, True, ["f"])
+
+
+def test_a_tool_starting_where_the_edited_one_ended_moves_with_the_edit() -> None:
+    # No comma between the tools (a syntax error): the second starts exactly where the first ends. Each tool
+    # is 85 characters long, so the tools are at 1-86 and 86-171, and at 1-87 and 87-172 after one more
+    # character in the first one's description. Neither has a finding under MCP: no blocks.
+    tool = '{"name": "%s", "description": "d", "parameters": {"type": "object", "properties": {}}}'
+    text = "[" + tool % "a" + tool % "b" + "]"
+    config = CheckConfig(targets=("mcp",))
+    analyzer = Analyzer()
+    doc = analyzer.parse(text)
+    first = analyzer.check_document(text, config=config, parsed=doc)
+    assert [(t.name, t.span) for t in first.tools] == [("a", (1, 86)), ("b", (86, 171))]
+    assert [(f.code, f.span) for f in first.findings] == [("TC001", (86, 87))]
+    at = text.index('"d"') + 1
+    doc = analyzer.reparse(doc, at, at + 1, "dQ")
+    warm = analyzer.check_document(doc.text, config=config, parsed=doc)
+    assert analyzer.edited_runs == 1
+    assert [(t.name, t.span, t.name_span) for t in warm.tools] == [
+        ("a", (1, 87), (10, 13)), ("b", (87, 172), (96, 99))]
+    assert [(f.code, f.span) for f in warm.findings] == [("TC001", (87, 88))]
+    assert warm.blocks == ()
+    cold = Analyzer().check_document(doc.text, config=config)
+    assert (warm.findings, warm.tools, warm.blocks) == (cold.findings, cold.tools, cold.blocks)
