@@ -301,3 +301,30 @@ def test_a_tool_starting_where_the_edited_one_ended_moves_with_the_edit() -> Non
     assert warm.blocks == ()
     cold = Analyzer().check_document(doc.text, config=config)
     assert (warm.findings, warm.tools, warm.blocks) == (cold.findings, cold.tools, cold.blocks)
+
+
+def test_a_checked_tool_is_listed_with_its_name_field_wherever_its_shape_keeps_it() -> None:
+    text = ('[{"type": "function", "function": {"name": "f", "parameters": {}}}, '
+            '{"name": 3, "description": "d", "parameters": {}}]')
+    report = check_document(text, config=CheckConfig(targets=("mcp",)))
+    assert [(t.index, t.name, t.pointer, t.span, t.name_span, t.shape) for t in report.tools] == [
+        (0, "f", "/0", (1, 66), (43, 46), "openai"),
+        # A name that is not a string: no name, and no name span (not the span of the 3).
+        (1, None, "/1", (68, 117), None, "canonical"),
+    ]
+    assert (span_of(text, '"f"'), text[65:68], text[116:]) == ((43, 46), "}, ", "}]")
+
+
+def test_a_pending_tool_without_a_name_is_listed_without_one() -> None:
+    text = '[{"input_schema": {"type": "object", "properties": {}}}]'
+    report = Analyzer().check_document(text, budget=0.0)
+    assert report.pending == 1
+    assert report.tools == (ToolSummary(0, None, "/0", (1, 55), None, "anthropic"),)
+
+
+def test_a_lone_surrogate_in_a_tool_is_checked_like_any_other_character() -> None:
+    # An editor can hand over text with a lone surrogate (half of an emoji being typed).
+    text = '{"name": "a", "description": "x\ud800y", "parameters": {"type": "object", "properties": {}}}'
+    report = Analyzer().check_document(text, config=CheckConfig(targets=("mcp",)))
+    assert [(t.name, t.span) for t in report.tools] == [("a", (0, len(text)))]
+    assert len(text) == 87
