@@ -328,3 +328,31 @@ def test_a_lone_surrogate_in_a_tool_is_checked_like_any_other_character() -> Non
     report = Analyzer().check_document(text, config=CheckConfig(targets=("mcp",)))
     assert [(t.name, t.span) for t in report.tools] == [("a", (0, len(text)))]
     assert len(text) == 87
+
+
+def test_tools_the_parser_kept_are_reused_without_hashing_their_text(monkeypatch: Any) -> None:
+    import hashlib
+    import types
+
+    from toolcast.adapters.checks import engine
+
+    digests: list[int] = []
+
+    def blake2b(data: bytes, **kwargs: Any) -> Any:
+        digests.append(len(data))
+        return hashlib.blake2b(data, **kwargs)
+
+    monkeypatch.setattr(engine, "hashlib", types.SimpleNamespace(blake2b=blake2b))
+    text = json.dumps([_named("a"), _named("b")], indent=2)
+    analyzer = Analyzer()
+    doc = analyzer.parse(text)
+    first = analyzer.check_document(text, parsed=doc)
+    assert len(digests) == 2  # each tool's text, once
+    again = analyzer.check_document(text, parsed=doc)
+    # The very same parsed objects: recognised by identity, not by their text.
+    assert len(digests) == 2
+    assert (again.findings, again.tools) == (first.findings, first.tools)
+    # Another parse of the same text: new objects, so each tool's text is hashed (and its findings found by it).
+    other = Analyzer().parse(text)
+    assert analyzer.check_document(text, parsed=other).findings == first.findings
+    assert len(digests) == 4
