@@ -343,7 +343,7 @@ def test_tools_the_parser_kept_are_reused_without_hashing_their_text(monkeypatch
         return hashlib.blake2b(data, **kwargs)
 
     monkeypatch.setattr(engine, "hashlib", types.SimpleNamespace(blake2b=blake2b))
-    text = json.dumps([_named("a"), _named("b")], indent=2)
+    text = json.dumps([_named("a"), {"name": 3, "description": "d", "parameters": EMPTY}], indent=2)
     analyzer = Analyzer()
     doc = analyzer.parse(text)
     first = analyzer.check_document(text, parsed=doc)
@@ -352,6 +352,7 @@ def test_tools_the_parser_kept_are_reused_without_hashing_their_text(monkeypatch
     # The very same parsed objects: recognised by identity, not by their text.
     assert len(digests) == 2
     assert (again.findings, again.tools) == (first.findings, first.tools)
+    assert [(t.name, t.name_span) for t in again.tools] == [("a", span_of(text, '"a"')), (None, None)]
     # Another parse of the same text: new objects, so each tool's text is hashed (and its findings found by it).
     other = Analyzer().parse(text)
     assert analyzer.check_document(text, parsed=other).findings == first.findings
