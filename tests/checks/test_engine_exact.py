@@ -357,3 +357,26 @@ def test_tools_the_parser_kept_are_reused_without_hashing_their_text(monkeypatch
     other = Analyzer().parse(text)
     assert analyzer.check_document(text, parsed=other).findings == first.findings
     assert len(digests) == 4
+
+
+def test_a_tool_moved_to_a_deeper_indent_gets_fixes_laid_out_at_its_new_indent() -> None:
+    # The same tool text (two lines; the empty `properties` on its first line) after a 2- or a 4-space prefix:
+    # the fix that defines `p` lays out its lines from the indent of the line the tool starts on.
+    tool = ('{"name": "a", "description": "d", "parameters": {"type": "object", "properties": {},\n'
+            '"required": ["p"]}}')
+
+    def document(prefix: str) -> str:
+        return '[\n  {"name": "z", "description": "d"},\n' + prefix + tool + "\n]"
+
+    def define_p(report: Any) -> str:
+        (found,) = [f for f in report.findings if f.code == "TC302"]
+        (edit,) = found.all_fixes()[1].edits
+        return str(edit.new_text)
+
+    config = CheckConfig(targets=("mcp",))
+    analyzer = Analyzer()
+    assert define_p(analyzer.check_document(document("  "), config=config)) == (
+        '{\n    "p": {\n      "type": "string"\n    }\n  }')
+    # Checked after the first: nothing of the first's layout is reused for the deeper tool.
+    assert define_p(analyzer.check_document(document("    "), config=config)) == (
+        '{\n      "p": {\n        "type": "string"\n      }\n    }')
