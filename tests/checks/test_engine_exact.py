@@ -348,6 +348,7 @@ def test_tools_the_parser_kept_are_reused_without_hashing_their_text(monkeypatch
     doc = analyzer.parse(text)
     first = analyzer.check_document(text, parsed=doc)
     assert len(digests) == 2  # each tool's text, once
+    assert analyzer.sizes()["placed"] == 2  # each tool's placed findings, remembered by its own key
     again = analyzer.check_document(text, parsed=doc)
     # The very same parsed objects: recognised by identity, not by their text.
     assert len(digests) == 2
