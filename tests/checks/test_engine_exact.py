@@ -291,6 +291,7 @@ def test_a_tool_starting_where_the_edited_one_ended_moves_with_the_edit() -> Non
     first = analyzer.check_document(text, config=config, parsed=doc)
     assert [(t.name, t.span) for t in first.tools] == [("a", (1, 86)), ("b", (86, 171))]
     assert [(f.code, f.span) for f in first.findings] == [("TC001", (86, 87))]
+    assert first.blocks == ()  # checked tools without findings have no block either
     at = text.index('"d"') + 1
     doc = analyzer.reparse(doc, at, at + 1, "dQ")
     warm = analyzer.check_document(doc.text, config=config, parsed=doc)
@@ -381,3 +382,19 @@ def test_a_tool_moved_to_a_deeper_indent_gets_fixes_laid_out_at_its_new_indent()
     # Checked after the first: nothing of the first's layout is reused for the deeper tool.
     assert define_p(analyzer.check_document(document("    "), config=config)) == (
         '{\n      "p": {\n        "type": "string"\n      }\n    }')
+
+
+def test_a_run_that_left_tools_pending_is_no_base_for_the_next_edit() -> None:
+    text = json.dumps([_named("a"), _named("b")], indent=2)
+    analyzer = Analyzer()
+    doc = analyzer.parse(text)
+    partial = analyzer.check_document(text, parsed=doc, budget=0.0)
+    assert partial.pending == 2
+    at = text.index('"b"') + 1
+    doc = analyzer.reparse(doc, at, at + 1, "bQ")
+    warm = analyzer.check_document(doc.text, parsed=doc)
+    # Nothing of the pending run is reused: a full run, as a cold check.
+    assert (analyzer.edited_runs, warm.pending) == (0, 0)
+    cold = Analyzer().check_document(doc.text)
+    assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
+    assert [t.name for t in warm.tools] == ["a", "bQ"]
