@@ -384,7 +384,7 @@ def test_a_tool_moved_to_a_deeper_indent_gets_fixes_laid_out_at_its_new_indent()
         '{\n      "p": {\n        "type": "string"\n      }\n    }')
 
 
-def test_a_run_that_left_tools_pending_is_no_base_for_the_next_edit() -> None:
+def test_a_run_that_left_tools_pending_is_the_base_of_the_next_edit_which_without_a_budget_finishes() -> None:
     text = json.dumps([_named("a"), _named("b")], indent=2)
     analyzer = Analyzer()
     doc = analyzer.parse(text)
@@ -393,8 +393,9 @@ def test_a_run_that_left_tools_pending_is_no_base_for_the_next_edit() -> None:
     at = text.index('"b"') + 1
     doc = analyzer.reparse(doc, at, at + 1, "bQ")
     warm = analyzer.check_document(doc.text, parsed=doc)
-    # Nothing of the pending run is reused: a full run, as a cold check.
-    assert (analyzer.edited_runs, warm.pending) == (0, 0)
+    # The pending run is the edit's base (tool "a" carried over, still waiting); without a budget the
+    # waiting tool is checked in the same call, so the report is complete and equals a cold check.
+    assert (analyzer.edited_runs, warm.pending) == (1, 0)
     cold = Analyzer().check_document(doc.text)
     assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
     assert [t.name for t in warm.tools] == ["a", "bQ"]
