@@ -55,6 +55,7 @@ CORE: dict[str, tuple[str, list[str]]] = {
     "documents": ("server/lsp/documents.py", ["tests/server/test_documents.py"]),  # the rest runs it in a subprocess
     "facts": ("adapters/convert/facts.py", ["tests/convert/test_shared_lowering.py"]),
     "fast_instance": ("adapters/checks/fast_instance.py", ["tests/checks/test_fast_instance.py"]),
+    "envelopes": ("adapters/convert/api.py", ["tests/convert"]),  # tests/messages and tests/cli start processes
 }
 
 #: Modules quick enough for CI (documents: 27 s; arguments: 56 s for its 115 mutants until the schema-directed
