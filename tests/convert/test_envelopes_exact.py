@@ -93,6 +93,14 @@ def test_mode_name_reads_the_tools_own_override() -> None:
     assert mode_name(tool, "anthropic", TargetOptions(strict=False)) == "non_strict"
 
 
+def test_mode_name_reads_the_flag_of_the_shape_the_tool_was_written_in() -> None:
+    """An OpenAI Chat tool's own ``strict: false`` also holds for Responses (providers.effective_strict)."""
+    tool = CanonicalTool("t", source_format="openai", overrides={"openai": {"strict": False}})
+    assert mode_name(tool, "openai-responses", TargetOptions()) == "non_strict"
+    assert mode_name(CanonicalTool("t", overrides={"openai": {"strict": False}}), "openai-responses",
+                     TargetOptions()) == "strict"
+
+
 @pytest.mark.parametrize("target,strict,key", [
     ("openai-responses", None, "strict"), ("openai-responses", False, "non_strict"), ("gemini", None, "default"),
     ("gemini-json", None, "default"), ("mcp", None, "default"),
@@ -353,6 +361,27 @@ def test_anthropic_only_fields_go_back_to_anthropic_only() -> None:
         ("openai", "/defer_loading", "defer_loading", True, DROPPED, NEUTRAL,
          "`defer_loading` is a anthropic field; openai has no such field: not sent"),
     ]  # `type: custom` is every target's kind of tool: nothing lost
+
+
+@pytest.mark.parametrize("target", ["gemini", "gemini-json"])
+def test_other_targets_fields_are_lost_on_gemini_too(target: str) -> None:
+    """Only ``behavior`` is skipped for the Gemini routes; Anthropic's and MCP's fields are lost there."""
+    tool = CanonicalTool("t", "d", P, source_meta={"cache_control": {"type": "ephemeral"}, "icons": []})
+    assert losses(run(tool, target)) == [
+        (target, "/cache_control", "cache_control", {"type": "ephemeral"}, DROPPED, NEUTRAL,
+         f"`cache_control` is a anthropic field; {target} has no such field: not sent"),
+        (target, "/icons", "icons", [], DROPPED, NEUTRAL,
+         f"`icons` is a mcp field; {target} has no such field: not sent"),
+    ]
+
+
+def test_only_the_type_custom_is_not_lost() -> None:
+    """``type: custom`` is every target's kind of tool; another field whose value happens to be the string
+    "custom" is still an Anthropic field that is not sent."""
+    tool = CanonicalTool("t", "d", P, source_meta={"allowed_callers": "custom", "type": "custom"})
+    assert losses(run(tool, "mcp")) == [
+        ("mcp", "/allowed_callers", "allowed_callers", "custom", DROPPED, NEUTRAL,
+         "`allowed_callers` is a anthropic field; mcp has no such field: not sent")]
 
 
 def test_an_anthropic_server_tool_is_sent_as_a_custom_tool_with_a_loss() -> None:
