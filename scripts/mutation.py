@@ -4,6 +4,7 @@ module the tests catch.
 
     scripts/mutation.py                      # every core module (slow: hours on 2 cores)
     scripts/mutation.py line_index arguments # some of them (a name, or a path under the repository)
+    scripts/mutation.py rules envelopes      # the rule registry (checks/rules.py), the envelopes (convert/api.py)
     scripts/mutation.py --budget 600 parser  # stop each module after 600 s; unchecked mutants are counted apart
     scripts/mutation.py --rerun parser       # again, in the kept staging folder, only the mutants not yet killed
     scripts/mutation.py --rerun --status survived walker   # only the survivors (then: --status "not checked")
