@@ -4,6 +4,7 @@ module the tests catch.
 
     scripts/mutation.py                      # every core module (slow: hours on 2 cores)
     scripts/mutation.py line_index arguments # some of them (a name, or a path under the repository)
+    scripts/mutation.py rules envelopes      # the rule registry (checks/rules.py), the envelopes (convert/api.py)
     scripts/mutation.py --budget 600 parser  # stop each module after 600 s; unchecked mutants are counted apart
     scripts/mutation.py --rerun parser       # again, in the kept staging folder, only the mutants not yet killed
     scripts/mutation.py --rerun --status survived walker   # only the survivors (then: --status "not checked")
@@ -56,6 +57,7 @@ CORE: dict[str, tuple[str, list[str]]] = {
     "documents": ("server/lsp/documents.py", ["tests/server/test_documents.py"]),  # the rest runs it in a subprocess
     "facts": ("adapters/convert/facts.py", ["tests/convert/test_shared_lowering.py"]),
     "fast_instance": ("adapters/checks/fast_instance.py", ["tests/checks/test_fast_instance.py"]),
+    "envelopes": ("adapters/convert/api.py", ["tests/convert"]),  # tests/messages and tests/cli start processes
 }
 
 #: Modules quick enough for CI (documents: 27 s; arguments: 56 s for its 115 mutants until the schema-directed

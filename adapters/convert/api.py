@@ -275,10 +275,10 @@ _METADATA = ("title", "namespace", "version", "category", "tags", "timeout", "re
              "annotations", "examples", "returns")
 
 
-#: Fields a source shape has and toolcast keeps in ``source_meta``, by the one target that has them.
+#: Fields a source shape has and toolcast keeps in ``source_meta``, by the target that has them (``behavior``:
+#: both Gemini routes, listed once so that another target reports its loss once).
 _SOURCE_ONLY: dict[str, tuple[str, ...]] = {
     "anthropic": ANTHROPIC_ONLY, "mcp": ("_meta", "icons", "execution"), "gemini": ("behavior",),
-    "gemini-json": ("behavior",),
 }
 
 

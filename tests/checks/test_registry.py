@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from toolcast.adapters.checks import RULES, Severity, rule_url
 from toolcast.adapters.checks.docs import render
 
@@ -83,3 +84,37 @@ def test_pre_commit_hook_runs_toolcast_check() -> None:
         assert pattern.search(path), path
     for path in ("package.json", "tools/sub/e.json", "a.tool.json.bak"):
         assert not pattern.search(path), path
+
+
+def test_rule_registers_its_documentation_and_returns_the_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rules._rule`` itself, called with a registry of its own (importing ``rules`` ran it for every real
+    rule before any test, so a test must call it to see it work): the doc is the reason, then the bad and
+    the fixed example as JSON blocks, each stripped; ``fix`` and ``opt_in`` default to False."""
+    from toolcast.adapters.checks import registry, rules
+    from toolcast.adapters.checks.registry import Rule
+
+    monkeypatch.setattr(registry, "_RULES", {})
+    doc = 'Why.\n\nBad:\n\n```json\n{"a": 1}\n```\n\nFixed:\n\n```json\n{"a": 2}\n```\n'
+    assert rules._rule("TC990", "plain-rule", Severity.WARNING, "Sum.", "  Why.\n", ' {"a": 1} ',
+                       '\n{"a": 2}\n') == "TC990"
+    assert rules._rule("TC991", "fixable-rule", Severity.INFO, "Fix.", "Why.", '{"a": 1}', '{"a": 2}', fix=True,
+                       opt_in=True) == "TC991"
+    assert rules._rule("TC992", "opt-in-rule", Severity.ERROR, "Opt.", "Why.", '{"a": 1}', '{"a": 2}',
+                       opt_in=True) == "TC992"
+    registered = dict(registry._RULES)
+    assert registered == {
+        "TC990": Rule("TC990", "plain-rule", Severity.WARNING, "Sum.", doc, False, False),
+        "TC991": Rule("TC991", "fixable-rule", Severity.INFO, "Fix.", doc, True, True),
+        "TC992": Rule("TC992", "opt-in-rule", Severity.ERROR, "Opt.", doc, False, True),
+    }
+    with pytest.raises(ValueError, match="duplicate rule code TC990"):
+        rules._rule("TC990", "again", Severity.WARNING, "S.", "W.", "{}", "{}")
+
+
+def test_registered_rules_keep_their_flags() -> None:
+    """A few rules' flags as docs/rules.md lists them (fix available, opt-in)."""
+    assert (RULES["TC401"].fix_available, RULES["TC401"].opt_in) == (True, False)
+    assert (RULES["TC501"].fix_available, RULES["TC501"].opt_in) == (True, True)
+    assert (RULES["TC502"].fix_available, RULES["TC502"].opt_in) == (False, False)
+    assert RULES["TC001"].doc.startswith("The parser recovers what it can")
+    assert RULES["TC001"].doc.endswith('```json\n{"name": "get_weather", "description": "Current weather."}\n```\n')
