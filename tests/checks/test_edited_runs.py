@@ -215,3 +215,23 @@ def test_an_edit_while_tools_are_pending_reuses_the_last_run(layout: str, runs: 
     complete = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
     assert analyzer.edited_runs == 3 and complete.pending == 0
     assert _view(complete) == _view(cold_report(doc.text, CONFIG))
+
+
+def test_a_waiting_tool_checked_after_an_edit_elsewhere_is_checked_by_its_own_text() -> None:
+    """A tool left pending, then edited, then checked in a later edit's unbudgeted run: its findings are its
+    new text's, not those remembered for an earlier text at the same place."""
+    analyzer = Analyzer()
+    doc = analyzer.parse(LAYOUTS["list"])
+    assert analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0).pending == 24
+    first_d = doc.text.index('"Tool 0"') + 2
+    doc = analyzer.reparse(doc, first_d, first_d, "Q")  # an edit in tool 0: tool 3 is checked as it waits
+    before = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    assert before.pending == 0 and any(f.code == "TC110" and f.tool_index == 3 for f in before.findings)
+    int_at = doc.text.index('"int"', doc.text.index('"tool_3"'))
+    doc = analyzer.reparse(doc, int_at + 4, int_at + 4, "eger")  # tool 3's `int` becomes `integer`...
+    assert analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0).pending == 1  # ...and waits
+    doc = analyzer.reparse(doc, first_d, first_d, "Q")  # another edit in tool 0, checked without a budget
+    after = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    assert analyzer.edited_runs == 3 and after.pending == 0
+    assert not any(f.code == "TC110" and f.tool_index == 3 for f in after.findings)
+    assert _view(after) == _view(cold_report(doc.text, CONFIG))
