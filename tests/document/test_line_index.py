@@ -188,3 +188,18 @@ def test_edits_next_to_blocks_cut_from_other_strings(small_blocks: None) -> None
 
 def test_position_defaults_to_utf16() -> None:
     assert LineIndex("😋ab").position(1) == (0, 2)  # two UTF-16 units (four UTF-8 bytes)
+
+
+def test_a_text_that_starts_with_crlf_ends_its_first_line_at_zero() -> None:
+    """The first line of "\\r\\nx" is empty: it ends at 0, before the CR, and the offset between CR and LF
+    is that end (the line break is two characters from the very start of the text)."""
+    for index in (LineIndex("\r\nx"), LineIndex("ab").edited(0, 2, "\r\nx")):
+        assert index.line_end(0) == 0 and index.line_start(1) == 2
+        assert index.position(1) == (0, 0) and index.position(2) == (1, 0)
+        assert index.offset(0, 5) == 0
+
+
+def test_line_starts_past_the_last_line_are_the_end_of_the_text() -> None:
+    index = LineIndex("a\nbc")
+    assert index.line_count == 2
+    assert [index.line_start(n) for n in (-1, 0, 1, 2, 3, 99)] == [0, 0, 2, 4, 4, 4]
