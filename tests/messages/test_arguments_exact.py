@@ -252,3 +252,99 @@ def test_a_definition_that_refers_to_itself_in_every_branch_is_mapped_back_at_on
     sent: dict[str, Any] = {"v": {"x": "a"}, "s": "plain"}
     back = _back(LOOP, target, sent)
     assert back["s"] == "plain" and back["v"]["x"] == "a"
+
+
+def _levels(back: dict[str, Any], step: Any, count: int) -> list[dict[str, Any]]:
+    """The `count` nested objects of a mapped-back chain, outermost first (`step` reaches the next)."""
+    out = [back]
+    for _ in range(count - 1):
+        out.append(step(out[-1]))
+    return out
+
+
+def _ref_chain(child: dict[str, Any], next_value: Any, levels: int) -> tuple[CanonicalTool, dict[str, Any]]:
+    """A root and a definition `D` of the same shape: an optional `n` (sent as null, strict) and an optional
+    `c` (`child`, which reaches `D` again); the value is `levels` objects deep, the last one's `c` null."""
+    shape = _obj({"n": _STR, "c": child})
+    value: dict[str, Any] = {"n": None, "c": None}
+    for _ in range(levels - 1):
+        value = {"n": None, "c": next_value(value)}
+    return CanonicalTool("t", "d", shape | {"$defs": {"D": shape}}), value
+
+
+_PREFIXED = {"type": "array", "prefixItems": [{"$ref": "#/$defs/D"}], "items": {"$ref": "#/$defs/D"}}
+
+
+@pytest.mark.parametrize(("via_prefix", "kept_from"), [(False, 33), (True, 22)])
+def test_nulls_deeper_than_the_walk_limit_along_refs_and_prefix_items_are_kept_as_sent(
+        via_prefix: bool, kept_from: int) -> None:
+    """A recursive definition: a property and its `$ref` are two of the 64 levels the mapping walks, so
+    the nulls are dropped in the root and the first 32 definitions (the object at level 32 is 64 deep);
+    through a one-item tuple prefix (a property, a prefix item, a `$ref`: three levels) in the first 22
+    objects (the one at level 21 is 63 deep; its item is a `$ref` at level 65, past the limit)."""
+    child = _PREFIXED if via_prefix else {"$ref": "#/$defs/D"}
+    tool, sent = _ref_chain(child, (lambda v: [v]) if via_prefix else (lambda v: v), kept_from + 2)
+    back = _back(tool, "openai", sent, strict=True)
+    levels = _levels(back, (lambda v: v["c"][0]) if via_prefix else (lambda v: v["c"]), kept_from + 2)
+    assert ["n" in level for level in levels] == [False] * kept_from + [True, True]
+    assert levels[-1] == {"n": None, "c": None}
+
+
+def _extra_key_chain(definition: dict[str, Any], levels: int) -> tuple[CanonicalTool, dict[str, Any]]:
+    """Objects `levels` deep, the next in `c`, each taking extra keys of the definition `X` (through
+    `additionalProperties`: a `$ref`); the root's `r` is an `X` too, which is where Gemini records it."""
+    schema: dict[str, Any] = {"type": "object", "properties": {"x": _INT},
+                              "additionalProperties": {"$ref": "#/$defs/X"}}
+    value: dict[str, Any] = {"x": 1, "e": '{"k": 1}'}
+    for _ in range(levels - 1):
+        schema = {"type": "object", "properties": {"x": _INT, "c": schema},
+                  "additionalProperties": {"$ref": "#/$defs/X"}}
+        value = {"x": 1, "e": '{"k": 1}', "c": value}
+    schema["properties"]["r"] = {"$ref": "#/$defs/X"}
+    return CanonicalTool("t", "d", schema | {"$defs": {"X": definition}}), value
+
+
+@pytest.mark.parametrize(("definition", "recorded", "kept_from"), [
+    ({"type": "object"}, "/parameters/$defs/X", 64),
+    ({"oneOf": [_INT, {"type": "object"}]}, "/parameters/$defs/X/oneOf/1", 63),
+])
+def test_gemini_json_text_of_extra_keys_is_read_back_down_to_the_walk_limit(
+        definition: dict[str, Any], recorded: str, kept_from: int) -> None:
+    """Gemini drops `additionalProperties`; an extra key whose original schema is a free-form definition
+    (or such a `oneOf` branch of one) is sent as JSON text and parsed back. The object at level k is k
+    deep, its extra key k + 1, the definition k + 2 and its branch k + 3: the text is read wherever the
+    last node before the recorded one is at most 64 deep (the extra key for `X` itself, the definition
+    for its branch), so in the first 64 objects, or the first 63."""
+    tool, sent = _extra_key_chain(definition, kept_from + 2)
+    assert convert(tool, "gemini").roundtrip["json_text"] == [recorded]
+    back = _back(tool, "gemini", sent)
+    levels = _levels(back, lambda v: v["c"], kept_from + 2)
+    assert [level["e"] for level in levels] == [{"k": 1}] * kept_from + ['{"k": 1}'] * 2
+    assert all(level["x"] == 1 for level in levels)
+
+
+@pytest.mark.parametrize(("nesting", "dropped"), [(64, True), (65, False)])
+def test_openai_strict_nulls_in_all_of_nested_past_the_walk_limit_are_kept_as_sent(nesting: int,
+                                                                                   dropped: bool) -> None:
+    """`allOf` inside `allOf`, `nesting` deep, around an object with an optional `y`: OpenAI strict merges
+    them all (and records `y` at `a`); the mapping merges a nested `allOf` while it is at most 64 deep, so
+    `y`'s null is dropped for 64 levels of `allOf` (the innermost is 64 deep) and kept for 65."""
+    inner: dict[str, Any] = _obj({"y": _STR})
+    for _ in range(nesting):
+        inner = {"allOf": [inner]}
+    tool = CanonicalTool("t", "d", _obj({"a": inner}, ["a"]))
+    assert "/parameters/properties/a/properties/y" in convert(
+        tool, "openai", TargetOptions(strict=True)).roundtrip["optional"]
+    back = _back(tool, "openai", {"a": {"y": None}}, strict=True)
+    assert back == ({"a": {}} if dropped else {"a": {"y": None}})
+
+
+@pytest.mark.timeout(20)
+def test_gemini_a_string_for_a_definition_that_refers_to_itself_is_kept_at_once() -> None:
+    """Gemini cuts the recursion into branches that take any value, so `v` may be sent as a string; no JSON
+    text is recorded at `D` or its branches (only at the object branch's `y`), so the string is kept as sent,
+    and at once: each reference is followed once per value on the way to the branches."""
+    assert convert(LOOP, "gemini").roundtrip["json_text"] == ["/parameters/$defs/D/anyOf/2/properties/y"]
+    sent = {"v": '{"x": "a"}', "s": "plain"}
+    assert _back(LOOP, "gemini", sent) == sent
+    assert _back(LOOP, "gemini", {"v": {"x": "a", "y": '{"k": 1}'}}) == {"v": {"x": "a", "y": {"k": 1}}}
