@@ -60,3 +60,4 @@ def test_the_findings_of_one_file_alone_are_that_files_findings_of_all() -> None
     for path in reports:
         assert check_names_across(reports, CheckConfig(), only=path) == {path: full[path]}
     assert check_names_across(reports, CheckConfig(), only="elsewhere.tool.json") == {}
+    assert check_names_across(reports, CheckConfig(ignore=("TC202",)), only="a.tool.json") == {"a.tool.json": ()}
