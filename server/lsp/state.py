@@ -40,7 +40,9 @@ SETTLE_SIZE = 1_000_000
 #: Up to this many tools, export code actions carry the file to create (computed with the action list).
 EAGER_EXPORT_TOOLS = 50
 FIRST_BUDGET = 0.25  # seconds of checking before the first diagnostics of a large file are sent
-EDIT_BUDGET = 0.05  # the same after an edit while that first check is still going on
+#: The same for an edit once the first check is complete (before, an edit checks its own tool and leaves
+#: the rest to the background slices, under FIRST_BUDGET; after, a change of the file's layout re-checks many).
+EDIT_BUDGET = 0.05
 SLICE = 0.01  # background checking between two looks at the incoming messages
 #: How long the first diagnostics wait for the client's settings (`workspace/configuration`) at most.
 SETTINGS_WAIT = 5.0
