@@ -48,6 +48,7 @@ ALLOWED: dict[str, str] = {
     "convert.api._SOURCE_ONLY": _CONST,
     "convert.walker._TYPE_ALIASES": _CONST,
     "convert.walker._KEYS_OF_TYPE": _CONST,
+    "convert.walker._NEVER": "the marker of a branch `_distribute` leaves out (recognised by identity); only read",
     "document.parsed._CLOSE": _CONST,
     "document.parser._ESCAPES": _CONST,
     "document.parser._CLOSE": _CONST,

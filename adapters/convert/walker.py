@@ -182,6 +182,9 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
 
 
 _DROP = object()
+#: A branch ``_distribute`` found can never match: walked past, so it is left out of the output while the
+#: branches after it keep their pointers. It means "nothing" should it ever be read (never mutated).
+_NEVER: dict[str, Any] = {"not": {}}
 
 
 def _json_type(value: Any) -> str:
@@ -212,7 +215,7 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
     if key in _LIST:
         if not isinstance(value, list):
             return copy_json(value)
-        branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value)]
+        branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value) if v is not _NEVER]
         if key == "oneOf" and mode.get("oneOf") == "anyOf":
             w.loss(kptr, key, value, Action.LOWERED, Effect.WIDENING,
                    f"`oneOf` becomes `anyOf` for {w.target}: \"exactly one\" is no longer enforced")
@@ -422,6 +425,8 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
                 req.extend(r for r in value if r not in req)
             elif key in ("description", "title"):
                 merged.setdefault(key, value)
+            elif key == "type" and "type" in merged and _shared_type(merged[key], value) not in (None, []):
+                merged[key] = _shared_type(merged[key], value)  # both hold: the types they have in common
             elif key not in merged or merged[key] == value:
                 merged[key] = value
             else:
@@ -605,20 +610,33 @@ def _is_null(branch: Any) -> bool:
 
 
 def _distribute(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
-    """``A ∧ anyOf(B, C)`` ≡ ``anyOf(A ∧ B, A ∧ C)``: a mode that needs a type on every node gets
-    the constraints next to ``anyOf``/``oneOf`` moved into branches that have no type of their own
-    (``{"type": "object", "properties": …, "oneOf": [{"required": ["a"]}, …]}``)."""
+    """``A ∧ anyOf(B, C)`` ≡ ``anyOf(A ∧ B, A ∧ C)`` (and likewise for ``oneOf``): a mode that needs a type
+    on every node gets the constraints next to ``anyOf``/``oneOf`` moved into its branches when some branch
+    has no type of their own (``{"type": "object", "properties": …, "oneOf": [{"required": ["a"]}, …]}``).
+    They go into every branch, typed ones too, or those would accept what the constraints refused; a
+    branch whose type cannot meet theirs can never match and is left out."""
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
         if not isinstance(branches, list):
             continue
         siblings = {k: v for k, v in schema.items() if k not in ANNOTATIONS and k not in (key, "$defs", "definitions")}
-        untyped = [b for b in branches if isinstance(b, dict) and not _typed(b) and "$ref" not in b]
-        if not siblings or not untyped:
+        if not siblings or not any((isinstance(b, dict) and not _typed(b)) or b is True for b in branches):
             continue
-        merged = [b if not isinstance(b, dict) or _typed(b) or "$ref" in b
-                  else _merge_all_of(w, {"allOf": [siblings, b]}, jp.join(ptr, key, i))
-                  for i, b in enumerate(branches)]
+        merged: list[Any] = []
+        for i, b in enumerate(branches):
+            bptr = jp.join(ptr, key, i)
+            if b is True:
+                b = {}
+            if not isinstance(b, dict):
+                merged.append(b)  # `false` (or not a schema): matches nothing with or without them
+                continue
+            if any(_shared_type(siblings.get("type"), t) == [] for t in (b.get("type"), _ref_type(w, b))):
+                w.loss(bptr, key, b, Action.LOWERED, Effect.NEUTRAL,
+                       f"branch {i} of `{key}` can never match next to `type` {json.dumps(siblings['type'])}: "
+                       f"left out for {w.target}")
+                merged.append(_NEVER)  # kept in place, so later branches keep their pointers
+                continue
+            merged.append(_merge_all_of(w, {"allOf": [siblings, b]}, bptr))
         w.loss(jp.join(ptr, key), key, branches, Action.LOWERED, Effect.NEUTRAL,
                f"the keywords next to `{key}` are moved into its branches for {w.target}, which needs a type "
                "on every schema")
@@ -626,6 +644,32 @@ def _distribute(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
         out[key] = merged
         return out
     return schema
+
+
+def _ref_type(w: Walk, branch: dict[str, Any]) -> Any:
+    """The ``type`` of the schema a branch's local ``$ref`` names, if any (read only: nothing is inlined)."""
+    ref = branch.get("$ref")
+    if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
+        return None
+    target = jp.resolve(w.root, ref[1:], None)
+    return target.get("type") if isinstance(target, dict) else None
+
+
+def _shared_type(a: Any, b: Any) -> Any:
+    """The types both ``a`` and ``b`` allow (a name, a list, or ``[]`` for none), or ``None`` when either is
+    absent or not made of JSON Schema type names (left to the merge to compare)."""
+    def kinds(t: Any) -> list[str] | None:
+        names = [t] if isinstance(t, str) else t
+        if not isinstance(names, list) or not names or not all(isinstance(x, str) and x in _JSON_TYPES for x in names):
+            return None
+        return names
+    ka, kb = kinds(a), kinds(b)
+    if ka is None or kb is None:
+        return None
+    both = [t for t in ka if t in kb or (t == "integer" and "number" in kb)]
+    if "number" in ka and "integer" in kb and "number" not in kb and "integer" not in both:
+        both.append("integer")
+    return both[0] if len(both) == 1 else both
 
 
 def _declare_required(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:

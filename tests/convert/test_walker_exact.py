@@ -790,12 +790,72 @@ def test_draft7_tuple_items() -> None:
     assert (out, losses) == (obj(v={"type": "array", "items": STR}), [])  # meaningless without tuple items
 
 
-@pytest.mark.xfail(strict=True, reason="walker._distribute moves the constraints next to oneOf/anyOf only into the "
-                   "untyped branches and removes them from the node, so a typed branch loses them (a widening "
-                   "reported as NEUTRAL); found by the jsonschema oracle, not fixed here")
-def test_constraints_next_to_oneof_still_bind_typed_branches() -> None:
-    v = {"type": "object", "properties": {"a": STR}, "oneOf": [{"required": ["a"]}, {"type": "integer"}]}
-    same_instances(obj(v=v), run(obj(v=v), TYPED)[0], [{"v": 3}, {"v": {"a": "x"}}, {"v": {"a": 1}}])
+def test_constraints_next_to_oneof_bind_typed_branches_too() -> None:
+    # A ∧ oneOf(B, C) ≡ oneOf(A ∧ B, A ∧ C): a typed branch gets the constraints as well, and one whose type
+    # cannot meet them (`integer` next to `object`) can never match, so it is left out.
+    branches = [{"required": ["a"]}, INT, {"type": ["object", "null"], "minProperties": 1}, True, False]
+    v = {"type": "object", "properties": {"a": STR}, "oneOf": branches}
+    out, losses, _ = run(obj(v=v), TYPED)
+    a = {"type": "object", "properties": {"a": STR}}
+    assert out == obj(v={"oneOf": [{**a, "required": ["a"]}, {**a, "minProperties": 1}, a, False]})
+    assert [x[:5] for x in losses] == [
+        ("/p/properties/v/oneOf", "oneOf", branches, LOWERED, NEUTRAL),
+        ("/p/properties/v/oneOf/0/allOf", "allOf", [a, {"required": ["a"]}], LOWERED, NEUTRAL),
+        ("/p/properties/v/oneOf/1", "oneOf", INT, LOWERED, NEUTRAL),
+        ("/p/properties/v/oneOf/2/allOf", "allOf", [a, branches[2]], LOWERED, NEUTRAL),
+        ("/p/properties/v/oneOf/3/allOf", "allOf", [a, {}], LOWERED, NEUTRAL),
+    ]
+    assert losses[2][5] == "branch 1 of `oneOf` can never match next to `type` \"object\": left out for t"
+    same_instances(obj(v=v), out, [{"v": 3}, {"v": None}, {"v": {}}, {"v": {"a": "x"}}, {"v": {"a": 1}},
+                                   {"v": {"b": 1}}, {"v": "x"}])
+
+
+def test_a_left_out_branch_keeps_the_pointers_of_those_after_it() -> None:
+    # Losses inside the branch after the one left out still point at that branch in the source (index 1).
+    v = {"type": "object", "oneOf": [INT, {"properties": {"b": {"type": "string", "minLength": 2}}}]}
+    out, losses, _ = run(obj(v=v), TYPED | {"keywords": {"minLength": "drop"}})
+    assert out == obj(v={"oneOf": [{"type": "object", "properties": {"b": STR}}]})
+    assert [x[:2] for x in losses] == [("/p/properties/v/oneOf", "oneOf"), ("/p/properties/v/oneOf/0", "oneOf"),
+                                       ("/p/properties/v/oneOf/1/allOf", "allOf"),
+                                       ("/p/properties/v/oneOf/1/properties/b/minLength", "minLength")]
+
+
+@pytest.mark.parametrize("siblings,branch,kind", [
+    ({"type": ["number", "string"]}, {"type": "integer"}, "integer"),
+    ({"type": "integer"}, {"type": ["number", "null"]}, "integer"),
+    ({"type": "number"}, {"type": ["integer", "number"]}, "number"),
+    ({"type": ["string", "null", "array"]}, {"type": ["array", "string"]}, ["string", "array"]),
+])
+def test_typed_branches_keep_the_types_both_allow(siblings: dict[str, Any], branch: dict[str, Any], kind: Any) -> None:
+    v = {**siblings, "minimum": 1, "anyOf": [{"maxLength": 3}, {**branch, "maximum": 5}]}
+    out, losses, _ = run(obj(v=v), TYPED)
+    assert out == obj(v={"anyOf": [{**siblings, "minimum": 1, "maxLength": 3}, {"type": kind, "minimum": 1,
+                                                                                "maximum": 5}]})
+    assert [x[0] for x in losses] == ["/p/properties/v/anyOf", "/p/properties/v/anyOf/0/allOf",
+                                      "/p/properties/v/anyOf/1/allOf"]
+    same_instances(obj(v=v), out, [{"v": x} for x in (0, 1, 2, 5, 6, 2.5, "abc", "abcd", None, [], True, {})])
+
+
+def test_a_referenced_branch_is_left_out_by_the_type_it_names() -> None:
+    defs = {"n": INT, "o": {"type": "object", "properties": {"c": STR}}}
+    v = {"type": "object", "properties": {"a": STR}, "anyOf": [{"required": ["a"]}, {"$ref": "#/$defs/n"},
+                                                               {"$ref": "#/$defs/o"}]}
+    schema = {**obj(v=v), "$defs": defs}
+    out, losses, _ = run(schema, TYPED | {"refs": "inline"})
+    a = {"type": "object", "properties": {"a": STR}}
+    assert out == obj(v={"anyOf": [{**a, "required": ["a"]}, {"type": "object", "properties": {"a": STR, "c": STR}}]})
+    assert ("/p/properties/v/anyOf/1", "anyOf") in [x[:2] for x in losses]
+    assert not [x for x in losses if x[3] == REJECTED]
+    same_instances(schema, out, [{"v": 3}, {"v": {"a": "x"}}, {"v": {"c": 1}}, {"v": {"c": "x"}}, {"v": {}}])
+
+
+def test_allof_branches_of_overlapping_types_merge_into_the_types_both_allow() -> None:
+    out, losses, _ = run(obj(v={"allOf": [{"type": ["number", "string"]}, {"type": "integer", "minimum": 1}]}),
+                         {"allOf": "merge"})
+    assert out == obj(v={"type": "integer", "minimum": 1})
+    assert [x[3:5] for x in losses] == [(LOWERED, NEUTRAL)]
+    out, losses, _ = run(obj(v={"allOf": [{"type": "string"}, {"type": "integer"}]}), {"allOf": "merge"})
+    assert [x[:2] + x[3:5] for x in losses] == [("/p/properties/v/allOf/1/type", "allOf", REJECTED, UNSAT)]
 
 
 # -- budgets, the root's definitions, odd roots ------------------------------------------------------------
