@@ -16,6 +16,7 @@ from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
 from ..convert import Conversion
+from ..losses import Action
 from ..model import CanonicalTool
 from .model import ToolCall
 
@@ -32,8 +33,12 @@ def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],
             continue
         optional = frozenset(conv.roundtrip.get("optional") or [])
         texts = frozenset(conv.roundtrip.get("json_text") or [])
-        args = _drop_nulls(call.arguments, tool.parameters, "/parameters", (optional, texts), tool.parameters, 0) \
-            if optional or texts else dict(call.arguments)
+        # A `prefixItems` the target did not keep (OpenAI strict folds it) no longer governs its items there:
+        # the call's items all answered the converted `items`, so they are read back with it.
+        loose = frozenset(x.pointer for x in conv.losses
+                          if x.keyword == "prefixItems" and x.action in (Action.FOLDED, Action.DROPPED))
+        args = _drop_nulls(call.arguments, tool.parameters, "/parameters", (optional, texts, loose),
+                           tool.parameters, 0) if optional or texts else dict(call.arguments)
         return replace(call, name=tool.name, arguments=args), tool
     return call, None
 
@@ -56,14 +61,15 @@ def _is_text(ptr: str, texts: frozenset[str]) -> bool:
     return ptr in texts or any(t.startswith(ptr) and _BRANCH.fullmatch(t[len(ptr):]) for t in texts)
 
 
-def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str], frozenset[str]], root: Any,
-                depth: int, following: frozenset[str] = frozenset()) -> Any:
+def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str], frozenset[str], frozenset[str]],
+                root: Any, depth: int, following: frozenset[str] = frozenset()) -> Any:
     """``value`` with every null removed that answers an optional property strict mode made required,
     at any depth: the arguments are walked together with the original schema (properties, items,
     ``prefixItems``, additional properties, combinator branches and local ``$ref``s, whose pointers
     are the ones the converter recorded: ``/parameters/$defs/X/properties/y``). A free-form object Gemini
-    was asked to send as JSON text (``json_text``) is parsed back."""
-    optional, texts = record
+    was asked to send as JSON text (``json_text``) is parsed back. A ``prefixItems`` the target did not keep
+    (its pointer in ``loose``) is passed over: the converted ``items`` governed every item of the call."""
+    optional, texts, loose = record
     if isinstance(value, str):
         return _from_text(value, schema, ptr, texts, root, depth, following)
     if depth > _MAX_DEPTH or not isinstance(schema, dict) or not isinstance(value, (dict, list)):
@@ -102,6 +108,8 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str],
     prefix: list[Any] = schema["prefixItems"] if isinstance(schema.get("prefixItems"), list) else []
     if isinstance(items, list):  # draft-07 tuple form: the converter walked it as `prefixItems`
         prefix, items = items, schema.get("additionalItems")
+    if jp.join(ptr, "prefixItems") in loose:
+        prefix = []
     result = []
     for i, item in enumerate(value):
         if i < len(prefix):

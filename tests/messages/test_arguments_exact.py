@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from toolcast.adapters.convert import convert
+from toolcast.adapters.convert import Conversion, convert
 from toolcast.adapters.messages import ToolCall, to_canonical_call
 from toolcast.adapters.messages.arguments import argument_errors
 from toolcast.adapters.model import CanonicalTool
@@ -121,6 +121,36 @@ def test_openai_strict_nulls_in_items_after_a_tuple_prefix_mean_absent(array: di
     assert back == {"t": [1, 2, {"b": 2}, {"a": "x", "b": 3}, 4]}
     if "prefixItems" in array:  # the 2020-12 validator cannot read draft-07's tuple `items`
         assert argument_errors(tool, back) == []
+
+
+def test_openai_strict_nulls_in_a_folded_prefix_answer_the_converted_items() -> None:
+    """OpenAI strict folds `prefixItems` into the description, so the converted `items` governs the prefix
+    items too: their nulls answer its optional `a` and mean absent, although the prefix's own schema was
+    not walked (nothing is recorded under `prefixItems`)."""
+    item = {"type": "object", "properties": {"a": _STR}}
+    tool = CanonicalTool("t", "d", _obj({"t": {"type": "array", "prefixItems": [item], "items": item}}, ["t"]))
+    back = _back(tool, "openai", {"t": [{"a": None}, {"a": None}, {"a": "x"}]}, strict=True)
+    assert back == {"t": [{}, {}, {"a": "x"}]}
+    assert argument_errors(tool, back) == []
+
+
+def test_a_kept_prefix_maps_its_items_with_their_own_schemas() -> None:
+    """A target that kept `prefixItems` (none of the shipped profiles does where calls are mapped back) records
+    a prefix item's optional members under it; the items after the prefix answer `items`."""
+    item = {"type": "object", "properties": {"a": _STR}}
+    tool = CanonicalTool("t", "d", _obj({"t": {"type": "array", "prefixItems": [item], "items": item}}, ["t"]))
+    kept = Conversion("t", {}, (), {"optional": ["/parameters/properties/t/prefixItems/0/properties/a"]})
+    call, _ = to_canonical_call(ToolCall("c1", "t", {"t": [{"a": None}, {"a": None}]}), (tool,), (kept,))
+    assert call.arguments == {"t": [{}, {"a": None}]}
+
+
+def test_gemini_json_text_in_a_folded_prefix_answers_the_converted_items() -> None:
+    """Gemini folds `prefixItems` too: every item answered the converted `items`, a free-form object asked
+    for as JSON text, so the prefix items are read back as objects as well."""
+    tool = CanonicalTool("t", "d", _obj({"t": {"type": "array", "prefixItems": [{"type": "object"}],
+                                               "items": {"type": "object"}}}))
+    assert _back(tool, "gemini", {"t": ['{"k": 1}', '{"k": 2}']}) == {"t": [{"k": 1}, {"k": 2}]}
+    assert _back(tool, "gemini-json", {"t": ['{"k": 1}']}) == {"t": ['{"k": 1}']}  # kept there: as sent
 
 
 def test_gemini_extra_keys_are_read_back_with_the_dropped_additional_properties() -> None:
