@@ -105,9 +105,27 @@ class ProviderProfile:
         return self.default_mode == "strict"
 
     def mode(self, key: str) -> dict[str, Any]:
-        """The settings of mode ``key`` (a fresh copy the walker may keep)."""
-        out: dict[str, Any] = json.loads(json.dumps(dict(self.modes[key])))
+        """The settings of mode ``key`` as a fresh, writable copy (``modes[key]`` itself is read-only)."""
+        out: dict[str, Any] = _thawed(self.modes[key])
         return out
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` with every object read-only and every list a tuple: a mode's settings are handed to every
+    conversion as they are (no copy per call), so nothing may change them."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
 
 
 def _validate(target: str, data: Any) -> ProviderProfile:
@@ -143,7 +161,7 @@ def _validate(target: str, data: Any) -> ProviderProfile:
     limit = desc.get("max_length")
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
     return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),
-                           data["default_mode"], MappingProxyType({k: MappingProxyType(v) for k, v in modes.items()}),
+                           data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
                            MappingProxyType({k: json.dumps(v, sort_keys=True, separators=(",", ":"))
                                              for k, v in modes.items()}))
 

@@ -142,12 +142,6 @@ def test_the_allow_list_names_only_what_exists() -> None:
 
 
 def test_package_data_loaders_hand_out_immutable_values() -> None:
-    for target in ("openai", "anthropic", "gemini"):
-        assert isinstance(providers.profile_text(target), str)
-        profile = providers.profile(target)
-        assert isinstance(profile.modes, types.MappingProxyType) and isinstance(profile.limits, types.MappingProxyType)
-    table = thinking._table()
-
     def walk(value: Any) -> None:
         assert not isinstance(value, (dict, list, set)), value
         if isinstance(value, types.MappingProxyType):
@@ -157,6 +151,12 @@ def test_package_data_loaders_hand_out_immutable_values() -> None:
             for v in value:
                 walk(v)
 
+    for target in ("openai", "anthropic", "gemini"):
+        assert isinstance(providers.profile_text(target), str)
+        profile = providers.profile(target)
+        assert isinstance(profile.modes, types.MappingProxyType) and isinstance(profile.limits, types.MappingProxyType)
+        walk(profile.modes)  # handed to every conversion as they are: read-only at every depth
+    table = thinking._table()
     walk(table)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,10 +49,10 @@ def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
 #: How a schema is lowered: ``(schema, base pointer, target, mode, mode id)`` → the walker's result. The
 #: mode id (``ProviderProfile.mode_ids``; ``/returns`` appended for the mode of return values) names equal
 #: modes equally.
-Lowering = Callable[[Any, str, str, dict[str, Any], str], tuple[Any, list[Loss], dict[str, list[str]]]]
+Lowering = Callable[[Any, str, str, Mapping[str, Any], str], tuple[Any, list[Loss], dict[str, list[str]]]]
 
 
-def _walk(schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str) -> tuple[
+def _walk(schema: Any, base: str, target: str, mode: Mapping[str, Any], mode_id: str) -> tuple[
         Any, list[Loss], dict[str, list[str]]]:
     return lower(schema, base, target, mode)
 
@@ -64,7 +64,7 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
     options = options or TargetOptions()
     mode_key = mode_name(tool, target, options)
     prof = profile(target)
-    mode = prof.mode(mode_key)
+    mode = prof.modes[mode_key]  # read-only: the walker only reads its mode (no copy per call)
     losses: list[Loss] = []
     roundtrip: dict[str, Any] = {}
     override = tool.overrides.get(target, {})

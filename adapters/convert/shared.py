@@ -14,6 +14,7 @@ output (``toolcast convert`` and exports call ``convert`` without it).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ..losses import Loss
@@ -35,7 +36,7 @@ class SharedLowering:
         self._facts: dict[int, tuple[Any, SchemaFacts, bool]] = {}  # the schema kept: its id stays its own
         self.walks = 0  # walks made (not shared, not skipped): what the tests count
 
-    def __call__(self, schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str) -> Lowered:
+    def __call__(self, schema: Any, base: str, target: str, mode: Mapping[str, Any], mode_id: str) -> Lowered:
         facts, placeholder_free = self._facts_of(schema)
         if quiet(mode, facts):
             return schema, [], {}

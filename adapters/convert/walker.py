@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,7 +53,7 @@ class Walk:
     """State of one lowering: the target and mode, the root for ``$ref`` resolution, and the results."""
 
     target: str
-    mode: dict[str, Any]
+    mode: Mapping[str, Any]
     root: Any
     losses: dict[tuple[str, str], Loss] = field(default_factory=dict)
     nullable: list[str] = field(default_factory=list)
@@ -68,7 +69,7 @@ class Walk:
             self.losses[key] = Loss(self.target, pointer, keyword, copy_json(value), action, effect, message)
 
 
-def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[Any, list[Loss], dict[str, list[str]]]:
+def lower(schema: Any, base: str, target: str, mode: Mapping[str, Any]) -> tuple[Any, list[Loss], dict[str, list[str]]]:
     """Lower ``schema`` (found at canonical pointer ``base``) for ``target``/``mode``.
 
     Returns the new schema, the losses (pointer order) and the round-trip record: ``optional``, the
@@ -101,7 +102,7 @@ def lower(schema: Any, base: str, target: str, mode: dict[str, Any]) -> tuple[An
     return out, losses, {k: v for k, v in record.items() if v}
 
 
-def _inline_all(mode: dict[str, Any]) -> bool:
+def _inline_all(mode: Mapping[str, Any]) -> bool:
     return mode.get("refs") == "inline" or not mode.get("recursion", True)
 
 
@@ -292,12 +293,12 @@ def _type(w: Walk, value: Any, kptr: str, out: dict[str, Any]) -> Any:
     return copy_json(value)
 
 
-def _enum_kind(mode: dict[str, Any]) -> str:
+def _enum_kind(mode: Mapping[str, Any]) -> str:
     return {"string": "string", "string_or_number": "string or number", "primitive": "primitive"}.get(
         mode.get("enum", "any"), "any")
 
 
-def _enum_ok(mode: dict[str, Any], values: list[Any]) -> bool:
+def _enum_ok(mode: Mapping[str, Any], values: list[Any]) -> bool:
     kind = mode.get("enum", "any")
     if kind == "string":
         return all(isinstance(v, str) for v in values)
@@ -308,11 +309,11 @@ def _enum_ok(mode: dict[str, Any], values: list[Any]) -> bool:
     return True
 
 
-def _format_ok(mode: dict[str, Any], fmt: str, type_: Any) -> bool:
+def _format_ok(mode: Mapping[str, Any], fmt: str, type_: Any) -> bool:
     allowed = mode.get("formats")
     if allowed is None:
         return True
-    if isinstance(allowed, dict):
+    if isinstance(allowed, Mapping):
         # `type` as the author wrote it: a name, a list of names, or anything else (no type to allow it by).
         kinds = [type_] if isinstance(type_, str) else [t for t in type_ if isinstance(t, str)] \
             if isinstance(type_, list) else []

@@ -110,7 +110,7 @@ def test_parameters_and_returns_are_lowered_in_the_mode_and_returns_neither_requ
     rec = Recorder()
     convert(RICH, target, TargetOptions(strict=strict), lowering=rec)
     prof = profile(target)
-    mode = prof.mode(key)
+    mode = prof.modes[key]
     assert rec.calls == [
         (P, "/parameters", target, mode, prof.mode_ids[key]),
         (R, "/returns", target, {**mode, "all_required": False, "closed_objects": False},
@@ -124,7 +124,7 @@ def test_targets_without_return_schemas_lower_only_the_parameters(target: str, k
     rec = Recorder()
     convert(RICH, target, lowering=rec)
     prof = profile(target)
-    assert rec.calls == [(P, "/parameters", target, prof.mode(key), prof.mode_ids[key])]
+    assert rec.calls == [(P, "/parameters", target, prof.modes[key], prof.mode_ids[key])]
 
 
 def test_no_returns_no_second_lowering() -> None:
