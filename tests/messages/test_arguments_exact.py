@@ -5,6 +5,7 @@ instances, also written by hand."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -305,17 +306,24 @@ def _ref_chain(child: dict[str, Any], next_value: Any, levels: int) -> tuple[Can
 _PREFIXED = {"type": "array", "prefixItems": [{"$ref": "#/$defs/D"}], "items": {"$ref": "#/$defs/D"}}
 
 
-@pytest.mark.parametrize(("via_prefix", "kept_from"), [(False, 33), (True, 22)])
+@pytest.mark.parametrize(("via_prefix", "kept_prefix", "kept_from"), [(False, False, 33), (True, False, 22),
+                                                                      (True, True, 22)])
 def test_nulls_deeper_than_the_walk_limit_along_refs_and_prefix_items_are_kept_as_sent(
-        via_prefix: bool, kept_from: int) -> None:
+        via_prefix: bool, kept_prefix: bool, kept_from: int) -> None:
     """A recursive definition: a property and its `$ref` are two of the 64 levels the mapping walks, so
     the nulls are dropped in the root and the first 32 definitions (the object at level 32 is 64 deep);
-    through a one-item tuple prefix (a property, a prefix item, a `$ref`: three levels) in the first 22
-    objects (the one at level 21 is 63 deep; its item is a `$ref` at level 65, past the limit)."""
+    through a one-item tuple prefix (a property, the array's `items` or prefix item, a `$ref`: three levels)
+    in the first 22 objects (the one at level 21 is 63 deep; its item is a `$ref` at level 65, past the
+    limit). OpenAI strict folds the prefix (its `items` is walked); ``kept_prefix`` is a target that kept it
+    (the same conversion without the fold), whose first item is walked through the prefix."""
     child = _PREFIXED if via_prefix else {"$ref": "#/$defs/D"}
     tool, sent = _ref_chain(child, (lambda v: [v]) if via_prefix else (lambda v: v), kept_from + 2)
-    back = _back(tool, "openai", sent, strict=True)
-    levels = _levels(back, (lambda v: v["c"][0]) if via_prefix else (lambda v: v["c"]), kept_from + 2)
+    conv = convert(tool, "openai", TargetOptions(strict=True))
+    if kept_prefix:
+        conv = replace(conv, losses=tuple(x for x in conv.losses if x.keyword != "prefixItems"))
+    back, found = to_canonical_call(ToolCall("c1", "t", sent), (tool,), (conv,))
+    assert found is tool
+    levels = _levels(back.arguments, (lambda v: v["c"][0]) if via_prefix else (lambda v: v["c"]), kept_from + 2)
     assert ["n" in level for level in levels] == [False] * kept_from + [True, True]
     assert levels[-1] == {"n": None, "c": None}
 
