@@ -825,6 +825,8 @@ def test_a_left_out_branch_keeps_the_pointers_of_those_after_it() -> None:
     ({"type": "integer"}, {"type": ["number", "null"]}, "integer"),
     ({"type": "number"}, {"type": ["integer", "number"]}, "number"),
     ({"type": ["string", "null", "array"]}, {"type": ["array", "string"]}, ["string", "array"]),
+    ({"type": ["string", "integer"]}, {"type": "number"}, "integer"),
+    ({"type": ["number", "integer"]}, {"type": "integer"}, "integer"),
 ])
 def test_typed_branches_keep_the_types_both_allow(siblings: dict[str, Any], branch: dict[str, Any], kind: Any) -> None:
     v = {**siblings, "minimum": 1, "anyOf": [{"maxLength": 3}, {**branch, "maximum": 5}]}
@@ -847,6 +849,37 @@ def test_a_referenced_branch_is_left_out_by_the_type_it_names() -> None:
     assert ("/p/properties/v/anyOf/1", "anyOf") in [x[:2] for x in losses]
     assert not [x for x in losses if x[3] == REJECTED]
     same_instances(schema, out, [{"v": 3}, {"v": {"a": "x"}}, {"v": {"c": 1}}, {"v": {"c": "x"}}, {"v": {}}])
+
+
+def test_a_true_branch_takes_the_constraints_and_a_false_one_stays_as_it_is() -> None:
+    # `true` has no type of its own (it becomes the constraints alone); `false` matches nothing either way, and
+    # the branches after it are still distributed.
+    v = {"type": "object", "properties": {"a": STR}, "anyOf": [False, INT, True]}
+    out, losses, _ = run(obj(v=v), TYPED)
+    assert out == obj(v={"anyOf": [False, {"type": "object", "properties": {"a": STR}}]})
+    assert [x[:2] for x in losses][:3] == [("/p/properties/v/anyOf", "anyOf"), ("/p/properties/v/anyOf/1", "anyOf"),
+                                           ("/p/properties/v/anyOf/2/allOf", "allOf")]
+    same_instances(obj(v=v), out, [{"v": 1}, {"v": {}}, {"v": {"a": 1}}, {"v": {"a": "x"}}])
+    kept = {"type": "object", "properties": {"a": STR}, "anyOf": [INT, False]}  # every branch typed or false
+    assert not any(x[1] == "anyOf" for x in run(obj(v=kept), TYPED)[1])
+
+
+def test_a_branch_that_refers_to_the_root_is_left_out_by_the_root_s_type() -> None:
+    v = {"type": "string", "minLength": 1, "anyOf": [{"maxLength": 3}, {"$ref": "#"}]}
+    out, losses, _ = run(obj(v=v), TYPED)
+    assert out == obj(v={"anyOf": [{"type": "string", "minLength": 1, "maxLength": 3}]})
+    assert ("/p/properties/v/anyOf/1", "anyOf") in [x[:2] for x in losses]
+
+
+@pytest.mark.parametrize("branch", [{"$ref": "https://example.com/s.json"}, {"$ref": "#/$defs/missing"},
+                                    {"$ref": "#/$defs/yes"}, {"type": 5}, {"type": "dict"}, {"type": []}])
+def test_a_branch_whose_type_cannot_be_read_is_never_left_out(branch: dict[str, Any]) -> None:
+    # A remote or dangling reference, one to a boolean schema, a type that is not a list of JSON Schema names:
+    # no type to compare, so the merge decides (and reports); nothing crashes, nothing is left out unseen.
+    v = {"type": "object", "properties": {"a": STR}, "anyOf": [{"required": ["a"]}, branch]}
+    out, losses, _ = run({**obj(v=v), "$defs": {"yes": True}}, TYPED)
+    assert not any(x[5].startswith("branch 1 of `anyOf` can never match") for x in losses)
+    assert ("/p/properties/v/anyOf", "anyOf") in [x[:2] for x in losses]
 
 
 def test_allof_branches_of_overlapping_types_merge_into_the_types_both_allow() -> None:
