@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from toolcast.adapters.document import ParsedDocument
+from toolcast.adapters.document import ParsedDocument, reparse
 from toolcast.adapters.document import parser as P
 from toolcast.adapters.document.parser import Node, Property, RawDuplicate, SyntaxIssue, parse_tree, parse_value_at
 
@@ -88,6 +88,24 @@ def test_comments_are_reported_outside_jsonc_with_their_whole_range() -> None:
     assert parse_tree("/* a */ [1, // b\n2]", jsonc=True)[1] == []
 
 
+def test_a_comment_starts_with_two_slashes_or_slash_star_only() -> None:
+    assert errs("1//", jsonc=True) == []  # `//` as the last two characters is still a comment
+    assert errs("1//") == [("InvalidCommentToken", 1, 3)]
+    assert errs("[1] /X") == [("EndOfFileExpected", 4, 6)]  # `/` and anything else is not a comment
+    assert root("//\n7", jsonc=True) == ("number", 3, 4, 7)  # the line break right after the slashes ends it
+    assert root("[//\n1]", jsonc=True) == ("array", 0, 6, [("number", 4, 5, 1)])
+
+
+def test_a_block_comment_ends_at_the_first_star_slash_after_its_opening() -> None:
+    # `/*/` does not close itself: the `*/` is looked for after the opening `/*`.
+    assert parse_tree("/*/ 1", jsonc=True) == (None, [
+        SyntaxIssue("UnexpectedEndOfComment", "unterminated /* comment", 0, 5),
+        SyntaxIssue("ValueExpected", "empty document: expected a JSON value", 0, 0)], [])
+    # The first `*/`, not the last one: the value between two comments is kept.
+    assert root("/* a */ [1, /* b */ 2]", jsonc=True) == ("array", 8, 22, [("number", 9, 10, 1),
+                                                                           ("number", 20, 21, 2)])
+
+
 def test_a_comment_to_the_end_is_the_whole_document() -> None:
     assert errs("// only a comment") == [("InvalidCommentToken", 0, 17), ("ValueExpected", 0, 0)]
     assert errs("// only a comment", jsonc=True) == [("ValueExpected", 0, 0)]
@@ -127,6 +145,7 @@ def test_very_long_integers_are_read_without_hitting_the_int_limit() -> None:
     ("5e", "InvalidNumberFormat"), ("9.x", "InvalidNumberFormat"),
     ("truex", "InvalidSymbol"), ("True", "InvalidSymbol"), ("nul", "InvalidSymbol"), ("NaN", "InvalidSymbol"),
     (".5", "InvalidSymbol"), ("+1", "InvalidSymbol"), ("_a", "InvalidSymbol"), ("Infinity", "InvalidSymbol"),
+    ("X", "InvalidSymbol"), ("X1", "InvalidSymbol"),
 ])
 def test_a_bad_word_is_one_error_over_the_whole_word(text: str, code: str) -> None:
     assert parse_tree(text) == (None, [SyntaxIssue(code, f"invalid value `{text}`", 0, len(text))], [])
@@ -136,6 +155,11 @@ def test_a_bad_words_message_quotes_at_most_40_characters() -> None:
     word = "abcdefghij" * 5
     (error,) = parse_tree(word)[1]
     assert error == SyntaxIssue("InvalidSymbol", f"invalid value `{word[:40]}`", 0, 50)
+
+
+def test_a_missing_value_at_the_end_of_the_text_is_an_empty_error_there() -> None:
+    assert parse_tree('{"a":')[1] == [SyntaxIssue("ValueExpected", "value expected", 5, 5),
+                                      SyntaxIssue("CloseBraceExpected", "`}` expected", 0, 1)]
 
 
 def test_literals() -> None:
@@ -169,6 +193,7 @@ def test_a_surrogate_escape_followed_by_a_short_escape_stays_alone() -> None:
     (r'"\u12G4"', "12G4", [("InvalidEscapeCharacter", 1, 3)]),
     (r'"a\qb"', "ab", [("InvalidEscapeCharacter", 2, 4)]),
     (r'"\x\y"', "", [("InvalidEscapeCharacter", 1, 3), ("InvalidEscapeCharacter", 3, 5)]),
+    (r'"a\Xb"', "ab", [("InvalidEscapeCharacter", 2, 4)]),
     ('"a\x01b"', "a\x01b", [("InvalidCharacter", 2, 3)]),  # fast path (no escape)
     ('"a b\x1f c\x00"', "a b\x1f c\x00", [("InvalidCharacter", 4, 5), ("InvalidCharacter", 7, 8)]),
     ('"\\n\x01 \x02"', "\n\x01 \x02", [("InvalidCharacter", 3, 4), ("InvalidCharacter", 5, 6)]),  # slow path
@@ -191,6 +216,7 @@ def test_string_errors_are_where_the_bad_character_is(literal: str, value: str, 
     ('"a\\n\nb"', "a\n", 4, [("EndOfFileExpected", 5, 7)]),  # slow path (an escape before the break)
     ('"a\\n\rb"', "a\n", 4, [("EndOfFileExpected", 5, 7)]),
     ('"ab\\', "ab", 3, [("EndOfFileExpected", 3, 4)]),  # a backslash as the last character
+    ('"a\\"', 'a"', 4, []),  # an escaped quote as the last two characters
     ('"ab\\\ncd', "ab", 3, [("EndOfFileExpected", 3, 7)]),  # a backslash before a line break
     ('"ab\\\rcd', "ab", 3, [("EndOfFileExpected", 3, 7)]),
 ])
@@ -199,6 +225,12 @@ def test_an_unterminated_string_stops_at_the_line_end(text: str, value: str, end
     assert shape(node) == ("string", 0, end, value)
     assert [(e.code, e.start, e.end) for e in errors] == [("UnexpectedEndOfString", 0, end), *rest]
     assert errors[0].message == "unterminated string"
+
+
+def test_a_string_ends_at_its_first_unescaped_quote() -> None:
+    node, errors, _ = parse_tree('"XX"XX')
+    assert shape(node) == ("string", 0, 4, "XX")
+    assert errors == [SyntaxIssue("EndOfFileExpected", "unexpected text after the end of the JSON value", 4, 6)]
 
 
 def test_an_unterminated_key_and_value_keep_the_object() -> None:
@@ -250,12 +282,19 @@ def test_object_offsets_with_white_space_everywhere() -> None:
     ('{"a": 1]', [("a", 1, 4, 4, ("number", 6, 7, 1))], [("CommaExpected", 7, 7), ("CloseBraceExpected", 7, 8)]),
     ('{1: 2}', [], [("PropertyNameExpected", 1, 2)]),  # recovery: skipped to the `}`
     ('{1 "x,}" 2}', [], [("PropertyNameExpected", 1, 2)]),  # recovery skips strings whole
+    ('{1 X: 2}', [], [("PropertyNameExpected", 1, 2)]),  # and what looks like a bare key
     # recovery stops at a closing bracket of any kind: the `]` ends the object, the `}` is extra text
     ('{[1]}', [], [("PropertyNameExpected", 1, 2), ("CloseBraceExpected", 3, 4), ("EndOfFileExpected", 4, 5)]),
     ('{a: 1, $b": 2}', [("a", 1, 2, 2, ("number", 4, 5, 1)), ("$b", 7, 10, 10, ("number", 12, 13, 2))],
      [("PropertyNameExpected", 1, 2), ("PropertyNameExpected", 7, 10)]),
     ('{a-b_1\t: true}', [("a-b_1", 1, 6, 7, ("boolean", 9, 13, True))], [("PropertyNameExpected", 1, 6)]),
     ('{"a": x}', [("a", 1, 4, 4, None)], [("InvalidSymbol", 6, 7)]),
+    ('{"a": X}', [("a", 1, 4, 4, None)], [("InvalidSymbol", 6, 7)]),
+    # no colon and no value on the key's line: nothing is taken as the value
+    ('{"a" }', [("a", 1, 4, None, None)], [("ColonExpected", 4, 4)]),
+    # `true:` is a bare key, not the value of the key before it
+    ('{"a" true: 1}', [("a", 1, 4, None, None), ("true", 5, 9, 9, ("number", 11, 12, 1))],
+     [("ColonExpected", 4, 4), ("CommaExpected", 4, 4), ("PropertyNameExpected", 5, 9)]),
 ])
 def test_object_recovery(text: str, members: list[Any], errors: list[Any]) -> None:
     node, found, _ = parse_tree(text)
@@ -268,10 +307,21 @@ def test_object_recovery(text: str, members: list[Any], errors: list[Any]) -> No
     ('{"a" 1}', "`:` expected"), ('{"a": 1 "b": 2}', "`,` expected"), ('{"a": }', "value expected"),
     ("{1: 2}", "property name expected (keys are double-quoted strings)"),
     ("{a: 1}", "property names must be double-quoted strings"), ('{, "a": 1}', "property name expected"),
-    ('{"a": 1,}', "trailing comma"), ('{"a": 1', "`}` expected"),
+    ('{"a": 1,}', "trailing comma"), ('{"a": 1', "`}` expected"), ("{]", "`}` expected"),
 ])
 def test_object_error_messages(text: str, message: str) -> None:
     assert [e.message for e in parse_tree(text)[1]] == [message]
+
+
+def test_a_value_taken_without_a_colon_is_one_level_deeper_than_its_object() -> None:
+    # At depth MAX_DEPTH - 2 the object's value is at MAX_DEPTH - 1, still analysed; one level deeper it is not.
+    node, end, errors, _, deep = parse_value_at('{"a" [1]}', 0, P.MAX_DEPTH - 2, False)
+    assert shape(node) == ("object", 0, 9, [("a", 1, 4, None, ("array", 5, 8, [("number", 6, 7, 1)]))])
+    assert (end, [(e.code, e.start, e.end) for e in errors], deep) == (9, [("ColonExpected", 4, 4)], False)
+    node, end, errors, _, deep = parse_value_at('{"a" [1]}', 0, P.MAX_DEPTH - 1, False)
+    assert shape(node) == ("object", 0, 9, [("a", 1, 4, None, None)])
+    assert (end, [(e.code, e.start, e.end) for e in errors], deep) == (
+        9, [("ColonExpected", 4, 4), ("NestingTooDeep", 5, 6)], True)
 
 
 def test_a_half_typed_key_before_a_key_is_not_taken_as_a_value() -> None:
@@ -312,6 +362,7 @@ def test_duplicates_name_the_previous_occurrence_and_only_keys_with_a_value_coun
     ("[1 , ]", [("number", 1, 2, 1)], [("TrailingComma", 3, 4)]),
     ("[,]", [], [("ValueExpected", 1, 2)]),
     ("[1}", [("number", 1, 2, 1)], [("CloseBracketExpected", 2, 3)]),
+    ("[1}]", [("number", 1, 2, 1)], [("CloseBracketExpected", 2, 3), ("EndOfFileExpected", 3, 4)]),  # ends at `}`
     ("[1", [("number", 1, 2, 1)], [("CloseBracketExpected", 0, 1)]),
     ("[x, 2]", [("number", 4, 5, 2)], [("InvalidSymbol", 1, 2)]),
     ("[:, 2]", [("number", 4, 5, 2)], [("ValueExpected", 1, 2)]),
@@ -331,6 +382,7 @@ def test_array_error_messages() -> None:
     assert {e.code: e.message for e in parse_tree("[,1 2,]")[1] + parse_tree("[1")[1]} == {
         "ValueExpected": "value expected", "CommaExpected": "`,` expected", "TrailingComma": "trailing comma",
         "CloseBracketExpected": "`]` expected"}
+    assert parse_tree("[1}")[1] == [SyntaxIssue("CloseBracketExpected", "`]` expected", 2, 3)]
 
 
 def test_jsonc_allows_trailing_commas_but_not_empty_members() -> None:
@@ -410,10 +462,15 @@ def test_wide_but_shallow_containers_stay_lazy_near_the_depth_limit() -> None:
     ok = "[" * (P.MAX_DEPTH - 2) + "]" * (P.MAX_DEPTH - 2)  # exactly MAX_DEPTH levels in all: kept whole
     node, errors, _ = parse_tree("[[" + ok + "]]")
     assert errors == [] and node.items[0].items[0].is_lazy  # type: ignore[union-attr, index]
+    # The same with one bracket more than levels (a sibling `[]`), so the exact depth has to be computed.
+    ok = "[" * (P.MAX_DEPTH - 2) + "]" * (P.MAX_DEPTH - 3) + ",[]]"
+    node, errors, _ = parse_tree("[[" + ok + "]]")
+    assert errors == [] and node.items[0].items[0].is_lazy  # type: ignore[union-attr, index]
 
 
 @pytest.mark.parametrize("text,depth", [
     ("[]", 1), ('"[[["', 0), ('[[], [[{}]], "[[[[", "\\"[[["]', 4), ('{"a": [{"b": []}]}', 4), ("1", 0),
+    ("[[[], [[]]]]", 4),  # back up two levels, then down two: counted from where it is, not from level 1
 ])
 def test_max_nesting_ignores_brackets_in_strings(text: str, depth: int) -> None:
     assert P._max_nesting(text) == depth
@@ -443,6 +500,29 @@ def test_deep_nesting_is_skipped_by_bracket_counting_respecting_strings() -> Non
     # An unterminated string inside the skipped part ends at its line end.
     text = "[" * (limit + 2) + '"]]]\n' + "]" * (limit + 2)
     assert [(e.code, e.start) for e in ParsedDocument(text).errors] == [("NestingTooDeep", limit)]
+
+
+@pytest.mark.parametrize("skipped", [
+    '["X]", 1]',  # a string ends at a quote or a line end, not at other characters
+    '["\\\\", "]"]',  # an escape skips one character: `"\\"` is closed by its last quote
+    "[X]", "[X, [1]]",  # only brackets open and close levels
+])
+def test_a_skipped_container_ends_at_its_own_closing_bracket(skipped: str) -> None:
+    limit = P.MAX_DEPTH
+    doc = ParsedDocument("[" * limit + skipped + ", 7" + "]" * limit)
+    assert [(e.code, e.start, e.end) for e in doc.errors] == [("NestingTooDeep", limit, limit + 1)]
+    inner = doc.value
+    for _ in range(limit - 1):
+        inner = inner[0]
+    assert inner == [7]
+
+
+def test_an_unterminated_string_in_a_skipped_container_ends_at_the_end_of_the_text() -> None:
+    text = "[" * (P.MAX_DEPTH + 1) + '"abc'
+    node, errors, _ = parse_tree(text)
+    assert [(e.code, e.start, e.end) for e in errors] == [("NestingTooDeep", P.MAX_DEPTH, P.MAX_DEPTH + 1)] + [
+        ("CloseBracketExpected", k, k + 1) for k in range(P.MAX_DEPTH - 1, -1, -1)]
+    assert node is not None and node.end == len(text)
 
 
 def test_deep_nesting_to_the_end_of_the_text() -> None:
@@ -494,11 +574,29 @@ def test_node_repr() -> None:
     assert repr(Node("array", 2, 5)) == "Node(array, 2, 5)"
 
 
+def test_reading_the_value_leaves_scanned_containers_unbuilt() -> None:
+    # A C-scanned container's value is already decoded: the document's value takes it, without building
+    # the container's children; a container moved by an edit keeps that value too.
+    doc = ParsedDocument("[[[1, [2]], [3]]]")
+    assert doc.value == [[[1, [2]], [3]]]
+    first, second = doc.root.items[0].items  # type: ignore[union-attr, misc]
+    assert first.is_lazy and second.is_lazy
+    # `1` → `10` in a document whose value was not read yet (else the edited value is spliced from it): the
+    # first container is parsed again, the second moved.
+    edited = reparse(ParsedDocument(doc.text), 3, 4, "10")
+    assert edited.text == "[[[10, [2]], [3]]]" and edited.changed_pointer == "/0/0"  # re-parsed there only
+    assert edited.value == [[[10, [2]], [3]]]
+    moved = edited.root.items[0].items[1]  # type: ignore[union-attr, index]
+    assert (moved.start, moved.end) == (13, 16) and moved.is_lazy
+    assert shape(moved) == ("array", 13, 16, [("number", 14, 15, 3)])
+
+
 def test_children_of_a_scanned_container_hold_its_decoded_values_not_copies() -> None:
     # A tool list's tools are built eagerly, their parameters lazily: the nodes built on the way to a deep
     # place share the values the document already holds, so each value is in memory once.
     text = json.dumps([{"name": "t", "parameters": {"type": "object", "properties": {
-        "a": {"type": "string", "enum": ["x", "y"], "description": "long text " * 20}}}}])
+        "a": {"type": "string", "enum": ["x", "y"], "description": "long text " * 20,
+              "examples": ["first example", "second example"]}}}}])
     doc = ParsedDocument(text)
     value = doc.value
     a = value[0]["parameters"]["properties"]["a"]
@@ -510,3 +608,8 @@ def test_children_of_a_scanned_container_hold_its_decoded_values_not_copies() ->
     enum = doc.node_at("/0/parameters/properties/a/enum")
     assert enum is not None and enum._py is a["enum"]
     assert [n.value for n in enum.items or []] == ["x", "y"]
+    # An array's items too (strings long enough not to be shared by the interpreter anyway).
+    examples = doc.node_at("/0/parameters/properties/a/examples")
+    assert examples is not None and examples._py is a["examples"]
+    assert [n.value for n in examples.items or []] == a["examples"]
+    assert all(n.value is v for n, v in zip(examples.items or [], a["examples"], strict=True))
