@@ -22,6 +22,7 @@ import json
 import json.decoder
 import json.scanner
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -291,7 +292,10 @@ def _value(st: _State, depth: int) -> Node | None:
         if "." in raw or "e" in raw or "E" in raw:
             number = float(raw)  # 1e999 is inf, as with json.loads
         else:
-            number = int(raw) if len(raw) < 4000 else float(raw)
+            # Python reads at most `sys.get_int_max_str_digits()` digits as an int (0: no limit); json.loads,
+            # and so the scanned containers, stop there too. Past it both read the number as a float (inf).
+            limit = sys.get_int_max_str_digits()
+            number = int(raw) if not limit or len(raw) - raw.startswith("-") <= limit else float(raw)
         return Node("number", m.start(), m.end(), number)
     word = _LOOSE_WORD.match(text, st.pos)
     if word:

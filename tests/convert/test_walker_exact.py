@@ -877,7 +877,7 @@ def test_a_branch_whose_type_cannot_be_read_is_never_left_out(branch: dict[str, 
     # A remote or dangling reference, one to a boolean schema, a type that is not a list of JSON Schema names:
     # no type to compare, so the merge decides (and reports); nothing crashes, nothing is left out unseen.
     v = {"type": "object", "properties": {"a": STR}, "anyOf": [{"required": ["a"]}, branch]}
-    out, losses, _ = run({**obj(v=v), "$defs": {"yes": True}}, TYPED)
+    _, losses, _ = run({**obj(v=v), "$defs": {"yes": True}}, TYPED)
     assert not any(x[5].startswith("branch 1 of `anyOf` can never match") for x in losses)
     assert ("/p/properties/v/anyOf", "anyOf") in [x[:2] for x in losses]
 

@@ -8,10 +8,11 @@ and error codes follow jsonc-parser's names as documented in ``docs/parser.md``.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import pytest
-from toolcast.adapters.document import ParsedDocument, reparse
+from toolcast.adapters.document import ParsedDocument, parse, reparse
 from toolcast.adapters.document import parser as P
 from toolcast.adapters.document.parser import Node, Property, RawDuplicate, SyntaxIssue, parse_tree, parse_value_at
 
@@ -131,11 +132,31 @@ def test_numbers_are_what_json_loads_makes_of_them(text: str) -> None:
     assert repr(node.value) == repr(json.loads(text))  # int stays int, float stays float
 
 
-def test_very_long_integers_are_read_without_hitting_the_int_limit() -> None:
-    long = "1" + "0" * 3998  # 3999 digits: an int, as json.loads reads it
-    assert parse_tree(long)[0].value == json.loads(long) == 10 ** 3998  # type: ignore[union-attr]
-    huge = "1" + "0" * 9999  # json.loads refuses this many digits; the parser reads it as a float
-    assert parse_tree(huge)[0].value == float("inf")  # type: ignore[union-attr]
+@pytest.mark.parametrize("digits", [3999, 4000, 4300, 4301, 10_000])
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_very_long_integers_are_read_as_json_loads_reads_them_at_any_depth(digits: int, sign: str) -> None:
+    # An int up to Python's digit limit (4300 by default, the sign not counted), a float (inf) past it: at the
+    # top, where the recovering parser reads the number, and inside containers the C scanner reads whole.
+    text = sign + "1" + "0" * (digits - 1)
+    expected = int(text) if digits <= sys.get_int_max_str_digits() else float(text)
+    if digits <= sys.get_int_max_str_digits():
+        assert json.loads(text) == expected
+    for wrapped, depth in ((text, 0), (f"[{text}]", 1), (f"[[[{text}]]]", 3)):
+        value = parse(wrapped).value
+        for _ in range(depth):
+            value = value[0]
+        assert value == expected and type(value) is type(expected), (digits, depth)
+
+
+def test_the_int_digit_limit_is_python_s_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Set lower (or off: 0), the parser follows it instead of raising or disagreeing with json.loads.
+    for limit, expected in ((640, float("inf")), (0, 10 ** 999)):
+        previous = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(limit)
+        try:
+            assert parse_tree("1" + "0" * 999)[0].value == expected  # type: ignore[union-attr]
+        finally:
+            sys.set_int_max_str_digits(previous)
 
 
 @pytest.mark.parametrize("text,code", [
