@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
-from .walker import _JSON_TYPES, _LIST, _MAP, _ONE, KNOWN, _kept_ref
+from ..jsonvalue import copy_json
+from ..losses import Action, Effect, Loss
+from .walker import _JSON_TYPES, _LIST, _MAP, _ONE, ANNOTATIONS, KNOWN, _enum_kind, _enum_ok, _kept_ref
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
 #: (128 levels, 100,000 nodes), so the walker's budget losses cannot be missed.
@@ -141,3 +143,61 @@ def quiet(mode: Mapping[str, Any], facts: SchemaFacts) -> bool:
     if facts.array_without_items and mode.get("needs_items"):
         return False
     return not (facts.root_composition and not mode.get("root_composition", True))
+
+
+#: Keywords whose absence changes what the walker does next to them (an array's `items`, an object's members,
+#: the type): a mode that folds or drops one of these is walked.
+_SHAPING = frozenset({"type", "items", "prefixItems", "properties", "required", "additionalProperties", "$ref"})
+
+
+def fated_losses(schema: Any, base: str, target: str, mode: Mapping[str, Any], facts: SchemaFacts) -> list[Loss] | None:
+    """The losses of lowering ``schema`` in ``mode`` when all the walk would change is keywords the mode
+    folds, drops or refuses by name (``keywords``) and enums of values it does not accept; None when the walk
+    may do more (then it must be walked). The rest of the mode must be quiet for the schema: with the named
+    keywords kept and any enum accepted, ``quiet`` answers True. Held to the walker like ``quiet``."""
+    rules: Mapping[str, str] = mode.get("keywords", {})
+    if any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
+            or not quiet({**mode, "keywords": {}, "enum": "any"}, facts):
+        return None
+    found: list[Loss] = []
+
+    def node(value: Any, ptr: str) -> None:
+        if not isinstance(value, dict):
+            return
+        for key, sub in value.items():
+            if key in ("$defs", "definitions"):
+                continue  # the root's are lowered on their own below; nested ones are left out unwalked
+            kptr = jp.join(ptr, key)
+            action = rules.get(key, "keep")
+            if action == "fold":
+                found.append(Loss(target, kptr, key, copy_json(sub), Action.FOLDED,
+                                  Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING,
+                                  f"`{key}` is not supported by {target}; stated in the description instead"))
+            elif action == "drop":
+                found.append(Loss(target, kptr, key, copy_json(sub), Action.DROPPED,
+                                  Effect.NEUTRAL if key in ANNOTATIONS or key.startswith("x-") else Effect.WIDENING,
+                                  f"`{key}` is not supported by {target}; dropped"))
+            elif action == "reject":
+                found.append(Loss(target, kptr, key, copy_json(sub), Action.REJECTED, Effect.UNSATISFIABLE,
+                                  f"{target} rejects `{key}`"))
+            elif key == "enum" and isinstance(sub, list) and (not _enum_ok(mode, sub) or (
+                    mode.get("enum") == "string" and value.get("type", "string") != "string")):
+                found.append(Loss(target, kptr, key, copy_json(sub), Action.FOLDED, Effect.WIDENING,
+                                  f"{target} only accepts {_enum_kind(mode)} enum values; stated in the description "
+                                  "instead"))
+            elif key in _ONE:
+                node(sub, kptr)
+            elif key in _MAP and isinstance(sub, dict):
+                for name, item in sub.items():
+                    node(item, jp.join(kptr, name))
+            elif key in _LIST and isinstance(sub, list):
+                for i, item in enumerate(sub):
+                    node(item, jp.join(kptr, i))
+
+    node(schema, base)
+    for key in ("$defs", "definitions"):
+        defs = schema.get(key) if isinstance(schema, dict) else None
+        if isinstance(defs, dict):
+            for name, item in defs.items():
+                node(item, jp.join(base, key, name))
+    return sorted(found, key=lambda x: (x.pointer, x.keyword))

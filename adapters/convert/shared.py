@@ -4,10 +4,12 @@ Eight targets have five distinct modes by default (OpenAI Chat and Responses sha
 MCP and Bedrock share non-strict mode), and the walker's decisions depend on the mode alone: the target
 only names itself in messages. So a ``SharedLowering`` walks each distinct mode once, with a placeholder
 for the target's name, and hands every target of that mode the same losses under its own name. A mode
-that certainly records no loss for the schema (``facts.quiet``) is not walked at all.
+that certainly records no loss for the schema (``facts.quiet``) is not walked at all, and one whose only
+losses are keywords it folds or drops by name and enums it does not accept gets them from a plain scan
+(``facts.fated_losses``).
 
 Only the losses and the round-trip record are exact: the schema handed back is the placeholder walk's, or
-for a quiet mode the original itself, so this is for callers that read losses (the checks), never for
+for a quiet or scanned mode the original itself, so this is for callers that read losses (the checks), never for
 output (``toolcast convert`` and exports call ``convert`` without it).
 """
 
@@ -18,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..losses import Loss
-from .facts import SchemaFacts, quiet, scan
+from .facts import SchemaFacts, fated_losses, quiet, scan
 from .walker import lower
 
 #: Stands for the target's name in a shared walk's messages. A schema holding it anywhere (a JSON string
@@ -41,13 +43,21 @@ class SharedLowering:
         if quiet(mode, facts):
             return schema, [], {}
         if not placeholder_free:
+            derived = fated_losses(schema, base, target, mode, facts)
+            if derived is not None:
+                return schema, derived, {}
             self.walks += 1
             return lower(schema, base, target, mode)
         key = (id(schema), base, mode_id)
         done = self._walked.get(key)
         if done is None:
-            self.walks += 1
-            done = self._walked[key] = lower(schema, base, _PLACEHOLDER, mode)
+            derived = fated_losses(schema, base, _PLACEHOLDER, mode, facts)
+            if derived is not None:
+                done = (schema, derived, {})
+            else:
+                self.walks += 1
+                done = lower(schema, base, _PLACEHOLDER, mode)
+            self._walked[key] = done
         out, losses, record = done
         return out, [Loss(target, x.pointer, x.keyword, x.value, x.action, x.effect,
                           x.message.replace(_PLACEHOLDER, target)) for x in losses], record

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolcast.adapters.convert import convert
-from toolcast.adapters.convert.facts import quiet, scan
+from toolcast.adapters.convert.facts import fated_losses, quiet, scan
 from toolcast.adapters.convert.shared import SharedLowering
 from toolcast.adapters.convert.walker import lower
 from toolcast.adapters.model import CanonicalTool
@@ -72,6 +72,48 @@ def test_quiet_modes_really_record_nothing_on_the_corpus() -> None:
     assert quiet_seen > 1000, quiet_seen  # the skip is exercised, not only allowed
 
 
+def _fated_is_the_walkers(params: Any, target: str, key: str, mode: dict[str, Any] | None = None) -> bool:
+    """True when ``fated_losses`` answers for this mode, after checking its answer is the walk's own."""
+    mode = mode or profile(target).mode(key)
+    derived = fated_losses(params, "/parameters", target, mode, scan(params))
+    if derived is None:
+        return False
+    _, losses, record = lower(params, "/parameters", target, mode)
+    assert derived == losses, (target, key)
+    assert record == {}, (target, key)
+    return True
+
+
+def test_losses_from_a_scan_are_the_walkers_on_the_corpus() -> None:
+    answered = loud = 0
+    for tool in _corpus_tools():
+        for target, key in MODES:
+            if _fated_is_the_walkers(tool.parameters, target, key):
+                answered += 1
+                loud += bool(lower(tool.parameters, "/parameters", target, profile(target).mode(key))[1])
+    assert loud > 500, (answered, loud)  # the scan answers for schemas that do lose something (910 here)
+
+
+_GJ = profile("gemini-json").mode("default")
+_ARRAY = {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}, "default": []}}}
+
+
+@pytest.mark.parametrize(("schema", "keywords", "answered"), [
+    # Definitions: the root's are lowered at their own pointers, nested ones are left out unwalked.
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "default": {},
+      "$defs": {"d": {"type": "string", "default": "x", "$defs": {"e": {"default": 1}}}}}, {}, True),
+    # An extension keyword a profile drops by name is a neutral loss, as an annotation is.
+    ({"type": "object", "x-a": 1, "properties": {"b": {"type": "string", "x-a": 2}}}, {"x-a": "drop"}, True),
+    ({"type": "object", "properties": {"b": {"type": "string", "examples": ["x"]}}}, {"examples": "reject"}, True),
+    # A mode that folds `items` makes the walk add `items: {}` (a loss of its own): such a mode is walked.
+    (_ARRAY, {"items": "fold"}, False),
+])
+def test_losses_from_a_scan_under_other_keyword_fates(schema: dict[str, Any], keywords: dict[str, str],
+                                                       answered: bool) -> None:
+    mode = {**_GJ, "keywords": {**_GJ["keywords"], **keywords}}
+    assert _fated_is_the_walkers(schema, "gemini-json", "default", mode) is answered
+
+
 # Random schemas: every keyword the walker treats specially, dirty types, draft-04 forms, refs.
 KEYWORDS = ["type", "properties", "required", "items", "prefixItems", "additionalProperties", "anyOf", "oneOf",
             "allOf", "enum", "const", "format", "minItems", "maxLength", "exclusiveMinimum", "minimum", "$ref",
@@ -107,6 +149,7 @@ def test_random_schemas_get_the_walkers_losses(params: Any, typed: bool, strict:
         mode = profile(target).mode(key)
         if quiet(mode, facts):
             assert lower(tool.parameters, "/parameters", target, mode)[1] == []
+        _fated_is_the_walkers(tool.parameters, target, key)
 
 
 def _mode(target: str, key: str) -> dict[str, Any]:
