@@ -17,7 +17,7 @@ from typing import Any
 from .. import pointer as jp
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
-from .walker import _JSON_TYPES, _LIST, _MAP, _ONE, ANNOTATIONS, KNOWN, _enum_kind, _enum_ok, _kept_ref
+from .walker import _JSON_TYPES, _LIST, _MAP, _ONE, ANNOTATIONS, KNOWN, _enum_kind, _enum_ok, _format_ok, _kept_ref
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
 #: (128 levels, 100,000 nodes), so the walker's budget losses cannot be missed.
@@ -148,43 +148,104 @@ def quiet(mode: Mapping[str, Any], facts: SchemaFacts) -> bool:
 #: Keywords whose absence changes what the walker does next to them (an array's `items`, an object's members,
 #: the type): a mode that folds or drops one of these is walked.
 _SHAPING = frozenset({"type", "items", "prefixItems", "properties", "required", "additionalProperties", "$ref"})
+#: The structural settings a scan can follow: strict mode's closed objects, required members and typed nodes.
+_SCANNED = frozenset({"closed_objects", "all_required", "typed_nodes"})
+
+Lowered = tuple[list[Loss], dict[str, list[str]]]
+#: The keywords a kept value of may still mean a loss or hold schemas to scan.
+_LOOKED_AT = frozenset({"enum", "format", "additionalProperties", *_ONE, *_MAP, *_LIST})
 
 
-def fated_losses(schema: Any, base: str, target: str, mode: Mapping[str, Any], facts: SchemaFacts) -> list[Loss] | None:
-    """The losses of lowering ``schema`` in ``mode`` when all the walk would change is keywords the mode
-    folds, drops or refuses by name (``keywords``) and enums of values it does not accept; None when the walk
-    may do more (then it must be walked). The rest of the mode must be quiet for the schema: with the named
-    keywords kept and any enum accepted, ``quiet`` answers True. Held to the walker like ``quiet``."""
+class _Walk(Exception):
+    """The schema needs the walker after all (found during the scan)."""
+
+
+def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any],
+                     facts: SchemaFacts) -> Lowered | None:
+    """The losses and round-trip record of lowering ``schema`` in ``mode`` without the walker, for schemas where
+    all a walk would do is follow keywords the mode folds, drops or refuses by name (``keywords``), unknown
+    keywords it drops, enums and formats it does not accept, and strict mode's closed objects and required
+    members; None when the walk may do more (then it must be walked). The rest must be quiet: ``quiet``
+    answers True for the mode with all of that turned off. Held to the walker like ``quiet``."""
     rules: Mapping[str, str] = mode.get("keywords", {})
-    if any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
-            or not quiet({**mode, "keywords": {}, "enum": "any"}, facts):
+    closed, every, typed = (bool(mode.get(k)) for k in ("closed_objects", "all_required", "typed_nodes"))
+    structural = closed or every or typed
+    if any(mode.get(k) for k in _STRUCTURAL if k not in _SCANNED) \
+            or any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords):
         return None
-    found: list[Loss] = []
+    relaxed = {**mode, "keywords": {}, "enum": "any", "formats": None, "unknown_keywords": "keep",
+               "closed_objects": False, "all_required": False, "typed_nodes": False}
+    if not quiet(relaxed, facts):
+        return None
+    drop_unknown = mode.get("unknown_keywords") == "drop"
+    found: dict[tuple[str, str], Loss] = {}
+    optional: list[str] = []
+    nullable: list[str] = []
+    added: list[str] = []
+
+    def loss(ptr: str, key: str, value: Any, action: Action, effect: Effect, message: str) -> None:
+        found.setdefault((ptr, key), Loss(target, ptr, key, copy_json(value), action, effect, message))
+
+    def refused_enum(node: dict[str, Any], values: Any) -> bool:
+        return isinstance(values, list) and (not _enum_ok(mode, values) or (
+            mode.get("enum") == "string" and node.get("type", "string") != "string"))
+
+    def widened(node: Any) -> bool:
+        """Whether strict mode's `_nullable` changes this member as lowered (it has no `anyOf`, no `$ref`)."""
+        t = node.get("type")
+        enum = "enum" in node and rules.get("enum", "keep") == "keep" and not refused_enum(node, node["enum"])
+        const = "const" in node and rules.get("const", "keep") == "keep"
+        if isinstance(t, str):
+            return enum or const or t != "null"
+        if isinstance(t, list):
+            return enum or "null" not in t
+        return True
 
     def node(value: Any, ptr: str) -> None:
         if not isinstance(value, dict):
+            if structural:
+                raise _Walk  # boolean schemas: closed and typed modes rewrite or refuse them
             return
+        t = value.get("type")
+        props = value.get("properties")
+        if typed and t is None:
+            raise _Walk  # a type to infer
+        req = value.get("required")
+        if (closed or typed) and isinstance(req, list) and any(
+                isinstance(r, str) and r not in (props if isinstance(props, dict) else {}) for r in req):
+            raise _Walk  # a required name to declare (or an object that accepts nothing)
         for key, sub in value.items():
-            if key in ("$defs", "definitions"):
-                continue  # the root's are lowered on their own below; nested ones are left out unwalked
-            kptr = jp.join(ptr, key)
+            if key in ("$defs", "definitions", "additionalItems"):
+                # The root's definitions are lowered on their own below, nested ones are left out unwalked;
+                # `additionalItems` without tuple `items` means nothing and is left out unreported.
+                continue
             action = rules.get(key, "keep")
+            if drop_unknown and key not in KNOWN and not key.startswith("x-"):
+                action = "drop"
+            if action == "keep" and key not in _LOOKED_AT:
+                continue  # kept as it is: no pointer to build
+            kptr = jp.join(ptr, key)
             if action == "fold":
-                found.append(Loss(target, kptr, key, copy_json(sub), Action.FOLDED,
-                                  Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING,
-                                  f"`{key}` is not supported by {target}; stated in the description instead"))
+                loss(kptr, key, sub, Action.FOLDED, Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING,
+                     f"`{key}` is not supported by {target}; stated in the description instead")
             elif action == "drop":
-                found.append(Loss(target, kptr, key, copy_json(sub), Action.DROPPED,
-                                  Effect.NEUTRAL if key in ANNOTATIONS or key.startswith("x-") else Effect.WIDENING,
-                                  f"`{key}` is not supported by {target}; dropped"))
+                loss(kptr, key, sub, Action.DROPPED,
+                     Effect.NEUTRAL if key in ANNOTATIONS or key.startswith("x-") else Effect.WIDENING,
+                     f"`{key}` is not supported by {target}; dropped")
             elif action == "reject":
-                found.append(Loss(target, kptr, key, copy_json(sub), Action.REJECTED, Effect.UNSATISFIABLE,
-                                  f"{target} rejects `{key}`"))
-            elif key == "enum" and isinstance(sub, list) and (not _enum_ok(mode, sub) or (
-                    mode.get("enum") == "string" and value.get("type", "string") != "string")):
-                found.append(Loss(target, kptr, key, copy_json(sub), Action.FOLDED, Effect.WIDENING,
-                                  f"{target} only accepts {_enum_kind(mode)} enum values; stated in the description "
-                                  "instead"))
+                loss(kptr, key, sub, Action.REJECTED, Effect.UNSATISFIABLE, f"{target} rejects `{key}`")
+            elif key == "enum" and refused_enum(value, sub):
+                loss(kptr, key, sub, Action.FOLDED, Effect.WIDENING,
+                     f"{target} only accepts {_enum_kind(mode)} enum values; stated in the description instead")
+            elif key == "format" and isinstance(sub, str) and not _format_ok(mode, sub, t):
+                loss(kptr, key, sub, Action.FOLDED, Effect.WIDENING,
+                     f"format `{sub}` is not supported by {target}; stated in the description instead")
+            elif key == "additionalProperties" and closed and sub is not False:
+                loss(kptr, key, sub, Action.LOWERED, Effect.NARROWING,
+                     f"{target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
+            elif key == "additionalProperties":
+                if isinstance(sub, dict):
+                    node(sub, kptr)
             elif key in _ONE:
                 node(sub, kptr)
             elif key in _MAP and isinstance(sub, dict):
@@ -193,11 +254,42 @@ def fated_losses(schema: Any, base: str, target: str, mode: Mapping[str, Any], f
             elif key in _LIST and isinstance(sub, list):
                 for i, item in enumerate(sub):
                     node(item, jp.join(kptr, i))
+        is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in value
+        if is_object and closed:
+            if "properties" not in value:
+                added.append(jp.join(ptr, "properties"))
+                props = {}
+            if "additionalProperties" not in value:
+                added.append(jp.join(ptr, "additionalProperties"))
+                loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, Action.LOWERED,
+                     Effect.NARROWING, f"{target} strict mode needs closed objects: keys not listed in `properties` "
+                     "can no longer be sent")
+        if is_object and every and isinstance(props, dict):
+            required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+            for name, sub in props.items():
+                if name in required:
+                    continue
+                pptr = jp.join(ptr, "properties", name)
+                already = not widened(sub)
+                required.append(name)
+                optional.append(pptr)
+                if not already:
+                    nullable.append(pptr)
+                loss(pptr, "required", name, Action.LOWERED, Effect.NEUTRAL,
+                     f"optional `{name}` is required and nullable for {target} strict mode: "
+                     + ("null now also stands for \"absent\"" if already
+                        else "send null for \"absent\" (mapped back by toolcast)"))
+            if "required" not in value:
+                added.append(jp.join(ptr, "required"))
 
-    node(schema, base)
-    for key in ("$defs", "definitions"):
-        defs = schema.get(key) if isinstance(schema, dict) else None
-        if isinstance(defs, dict):
-            for name, item in defs.items():
-                node(item, jp.join(base, key, name))
-    return sorted(found, key=lambda x: (x.pointer, x.keyword))
+    try:
+        node(schema, base)
+        for key in ("$defs", "definitions"):
+            defs = schema.get(key) if isinstance(schema, dict) else None
+            if isinstance(defs, dict):
+                for name, item in defs.items():
+                    node(item, jp.join(base, key, name))
+    except _Walk:
+        return None
+    record = {"optional": sorted(set(optional)), "nullable": sorted(set(nullable)), "added": sorted(set(added))}
+    return sorted(found.values(), key=lambda x: (x.pointer, x.keyword)), {k: v for k, v in record.items() if v}

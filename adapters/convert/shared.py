@@ -5,8 +5,9 @@ MCP and Bedrock share non-strict mode), and the walker's decisions depend on the
 only names itself in messages. So a ``SharedLowering`` walks each distinct mode once, with a placeholder
 for the target's name, and hands every target of that mode the same losses under its own name. A mode
 that certainly records no loss for the schema (``facts.quiet``) is not walked at all, and one whose only
-losses are keywords it folds or drops by name and enums it does not accept gets them from a plain scan
-(``facts.fated_losses``).
+losses are keywords it folds or drops, enums and formats it does not accept, and strict mode's closed
+objects and required members gets them (and the round-trip record) from a plain scan
+(``facts.scanned_lowering``).
 
 Only the losses and the round-trip record are exact: the schema handed back is the placeholder walk's, or
 for a quiet or scanned mode the original itself, so this is for callers that read losses (the checks), never for
@@ -20,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..losses import Loss
-from .facts import SchemaFacts, fated_losses, quiet, scan
+from .facts import SchemaFacts, quiet, scan, scanned_lowering
 from .walker import lower
 
 #: Stands for the target's name in a shared walk's messages. A schema holding it anywhere (a JSON string
@@ -43,17 +44,17 @@ class SharedLowering:
         if quiet(mode, facts):
             return schema, [], {}
         if not placeholder_free:
-            derived = fated_losses(schema, base, target, mode, facts)
-            if derived is not None:
-                return schema, derived, {}
+            scanned = scanned_lowering(schema, base, target, mode, facts)
+            if scanned is not None:
+                return schema, *scanned
             self.walks += 1
             return lower(schema, base, target, mode)
         key = (id(schema), base, mode_id)
         done = self._walked.get(key)
         if done is None:
-            derived = fated_losses(schema, base, _PLACEHOLDER, mode, facts)
-            if derived is not None:
-                done = (schema, derived, {})
+            scanned = scanned_lowering(schema, base, _PLACEHOLDER, mode, facts)
+            if scanned is not None:
+                done = (schema, *scanned)
             else:
                 self.walks += 1
                 done = lower(schema, base, _PLACEHOLDER, mode)
