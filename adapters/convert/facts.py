@@ -148,8 +148,10 @@ def quiet(mode: Mapping[str, Any], facts: SchemaFacts) -> bool:
 #: Keywords whose absence changes what the walker does next to them (an array's `items`, an object's members,
 #: the type): a mode that folds or drops one of these is walked.
 _SHAPING = frozenset({"type", "items", "prefixItems", "properties", "required", "additionalProperties", "$ref"})
-#: The structural settings a scan can follow: strict mode's closed objects, required members and typed nodes.
-_SCANNED = frozenset({"closed_objects", "all_required", "typed_nodes"})
+#: The structural settings a scan can follow: strict mode's closed objects, required members and typed nodes;
+#: Gemini's type names, `anyOf` alone (the scan leaves every `anyOf` to the walker) and free-form objects.
+_SCANNED = frozenset({"closed_objects", "all_required", "typed_nodes", "type_case", "any_of_alone",
+                      "object_properties_nonempty"})
 
 Lowered = tuple[list[Loss], dict[str, list[str]]]
 #: The keywords a kept value of may still mean a loss or hold schemas to scan.
@@ -169,15 +171,20 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
     answers True for the mode with all of that turned off. Held to the walker like ``quiet``."""
     rules: Mapping[str, str] = mode.get("keywords", {})
     closed, every, typed = (bool(mode.get(k)) for k in ("closed_objects", "all_required", "typed_nodes"))
-    structural = closed or every or typed
+    cased, free_form = bool(mode.get("type_case")), bool(mode.get("object_properties_nonempty"))
+    structural = any(mode.get(k) for k in _STRUCTURAL)
     if any(mode.get(k) for k in _STRUCTURAL if k not in _SCANNED) \
-            or any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords):
+            or any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
+            or (mode.get("any_of_alone") and "anyOf" in facts.keywords):
         return None
     relaxed = {**mode, "keywords": {}, "enum": "any", "formats": None, "unknown_keywords": "keep",
-               "closed_objects": False, "all_required": False, "typed_nodes": False}
+               "additionalProperties": "keep", "type_arrays": "keep", **dict.fromkeys(_SCANNED, False)}
     if not quiet(relaxed, facts):
         return None
     drop_unknown = mode.get("unknown_keywords") == "drop"
+    drop_extra = mode.get("additionalProperties") == "drop"
+    nullable_lists = mode.get("type_arrays") == "nullable"
+    json_text: list[str] = []
     found: dict[tuple[str, str], Loss] = {}
     optional: list[str] = []
     nullable: list[str] = []
@@ -201,7 +208,7 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
             return enum or "null" not in t
         return True
 
-    def node(value: Any, ptr: str) -> None:
+    def node(value: Any, ptr: str, is_root: bool = False) -> None:
         if not isinstance(value, dict):
             if structural:
                 raise _Walk  # boolean schemas: closed and typed modes rewrite or refuse them
@@ -210,6 +217,14 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
         props = value.get("properties")
         if typed and t is None:
             raise _Walk  # a type to infer
+        lowered_type = t
+        if nullable_lists and isinstance(t, list):
+            kinds = [k for k in t if k != "null"]
+            if len(kinds) != 1:
+                raise _Walk  # split into `anyOf` branches
+            lowered_type = kinds[0]
+            loss(jp.join(ptr, "type"), "type", t, Action.LOWERED, Effect.NEUTRAL,
+                 f"type list becomes `type` + `nullable` for {target}")
         req = value.get("required")
         if (closed or typed) and isinstance(req, list) and any(
                 isinstance(r, str) and r not in (props if isinstance(props, dict) else {}) for r in req):
@@ -220,7 +235,7 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
                 # `additionalItems` without tuple `items` means nothing and is left out unreported.
                 continue
             action = rules.get(key, "keep")
-            if drop_unknown and key not in KNOWN and not key.startswith("x-"):
+            if drop_unknown and key not in KNOWN and (cased or not key.startswith("x-")):
                 action = "drop"
             if action == "keep" and key not in _LOOKED_AT:
                 continue  # kept as it is: no pointer to build
@@ -240,6 +255,9 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
             elif key == "format" and isinstance(sub, str) and not _format_ok(mode, sub, t):
                 loss(kptr, key, sub, Action.FOLDED, Effect.WIDENING,
                      f"format `{sub}` is not supported by {target}; stated in the description instead")
+            elif key == "additionalProperties" and drop_extra:
+                loss(kptr, key, sub, Action.DROPPED, Effect.NEUTRAL if sub is True else Effect.WIDENING,
+                     f"`additionalProperties` is not supported by {target}; dropped")
             elif key == "additionalProperties" and closed and sub is not False:
                 loss(kptr, key, sub, Action.LOWERED, Effect.NARROWING,
                      f"{target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
@@ -281,9 +299,14 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
                         else "send null for \"absent\" (mapped back by toolcast)"))
             if "required" not in value:
                 added.append(jp.join(ptr, "required"))
+        if free_form and lowered_type == "object" and not props and not is_root:
+            json_text.append(ptr)
+            loss(jp.join(ptr, "type"), "type", "object", Action.LOWERED, Effect.WIDENING,
+                 f"{target} cannot declare an object without properties: asked for as a JSON string (parsed back "
+                 "by toolcast; text that is not a JSON object is no longer refused by the schema)")
 
     try:
-        node(schema, base)
+        node(schema, base, is_root=True)
         for key in ("$defs", "definitions"):
             defs = schema.get(key) if isinstance(schema, dict) else None
             if isinstance(defs, dict):
@@ -291,5 +314,6 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
                     node(item, jp.join(base, key, name))
     except _Walk:
         return None
-    record = {"optional": sorted(set(optional)), "nullable": sorted(set(nullable)), "added": sorted(set(added))}
+    record = {"optional": sorted(set(optional)), "nullable": sorted(set(nullable)), "added": sorted(set(added)),
+              "json_text": sorted(set(json_text))}
     return sorted(found.values(), key=lambda x: (x.pointer, x.keyword)), {k: v for k, v in record.items() if v}

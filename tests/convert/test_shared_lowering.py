@@ -84,14 +84,14 @@ def _scan_is_the_walkers(params: Any, target: str, key: str, mode: dict[str, Any
 
 
 def test_losses_from_a_scan_are_the_walkers_on_the_corpus() -> None:
-    loud: dict[str, int] = {"openai/strict": 0, "anthropic/strict": 0, "gemini-json/default": 0}
+    loud: dict[str, int] = {"openai/strict": 0, "anthropic/strict": 0, "gemini-json/default": 0, "gemini/default": 0}
     for tool in _corpus_tools():
         for target, key in MODES:
             if _scan_is_the_walkers(tool.parameters, target, key) and f"{target}/{key}" in loud:
                 loud[f"{target}/{key}"] += bool(lower(tool.parameters, "/parameters", target,
                                                       profile(target).mode(key))[1])
     # The scan answers, for schemas that do lose something, in strict modes (closed objects, required members,
-    # typed nodes; 1,160 and 926 tools here) and a non-structural one (911).
+    # typed nodes; 1,160 and 926 tools here), Gemini's (828) and a non-structural one (911).
     assert all(n > 500 for n in loud.values()), loud
 
 
@@ -116,6 +116,29 @@ def test_strict_mode_from_a_scan(member: Any, answered: bool | str) -> None:
     for target in ("openai", "anthropic"):
         expected = answered if isinstance(answered, bool) else answered == target
         assert _scan_is_the_walkers(schema, target, "strict") is expected, target
+
+
+@pytest.mark.parametrize(("member", "answered"), [
+    ({"type": ["string", "null"]}, True),                  # `type` + `nullable`
+    ({"type": ["null"]}, False), ({"type": ["string", "integer"]}, False),  # `anyOf` branches: walked
+    ({"type": "object"}, True), ({"type": "object", "properties": {}}, True),  # free-form: asked as JSON text
+    ({"type": ["object", "null"]}, True),                  # free-form once the list is lowered
+    ({"type": "object", "additionalProperties": True}, True),  # `additionalProperties` dropped (neutral)
+    ({"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": {"type": "string"}}, True),
+    ({"type": "string", "x-ext": 1}, True),                # extensions are unknown fields to Gemini
+    ({"type": "string", "format": "email"}, True), ({"type": "integer", "enum": [1, 2]}, True),
+    ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, False),  # `anyOf` alone: walked
+    ({"type": "string", "anyOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}, False),  # and here
+])
+def test_gemini_from_a_scan(member: Any, answered: bool) -> None:
+    schema = {"type": "object", "properties": {"a": member, "c": {"type": "string"}}, "required": ["c"]}
+    assert _scan_is_the_walkers(schema, "gemini", "default") is answered
+
+
+def test_gemini_free_form_root_stays_an_object_from_a_scan() -> None:
+    assert _scan_is_the_walkers({"type": "object"}, "gemini", "default")
+    assert scanned_lowering({"type": "object"}, "/parameters", "gemini", profile("gemini").mode("default"),
+                            scan({"type": "object"})) == ([], {})
 
 
 def test_required_members_without_typed_nodes_from_a_scan() -> None:
@@ -241,7 +264,7 @@ def test_deep_schemas_are_walked_per_target_without_recursion_errors() -> None:
 
 
 @pytest.mark.parametrize(("member", "walks"), [
-    ({"type": "string"}, 1),  # strict mode scanned per target (not shared), gemini walked
+    ({"type": "string"}, 0),  # strict mode and Gemini scanned per target (not shared)
     ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, 3),  # openai and openai-responses walked apart, gemini
 ])
 def test_a_schema_holding_the_placeholder_is_lowered_per_target(member: dict[str, Any], walks: int) -> None:
