@@ -84,7 +84,8 @@ class ProfileError(ToolcastError, ValueError):
 @dataclass(frozen=True)
 class ProviderProfile:
     """One target's capability profile, validated once: what convert, the checks, hover and the
-    ``providers`` command read about a provider (``modes`` is the raw, validated JSON per mode)."""
+    ``providers`` command read about a provider (``modes``: the validated settings per mode, read-only at every
+    depth, lists as tuples)."""
 
     target: str
     display_name: str
@@ -104,11 +105,6 @@ class ProviderProfile:
     def strict_default(self) -> bool:
         return self.default_mode == "strict"
 
-    def mode(self, key: str) -> dict[str, Any]:
-        """The settings of mode ``key`` as a fresh, writable copy (``modes[key]`` itself is read-only)."""
-        out: dict[str, Any] = _thawed(self.modes[key])
-        return out
-
 
 def _frozen(value: Any) -> Any:
     """``value`` with every object read-only and every list a tuple: a mode's settings are handed to every
@@ -117,14 +113,6 @@ def _frozen(value: Any) -> Any:
         return MappingProxyType({k: _frozen(v) for k, v in value.items()})
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
-    return value
-
-
-def _thawed(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _thawed(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return [_thawed(v) for v in value]
     return value
 
 

@@ -17,7 +17,26 @@ from typing import Any
 from .. import pointer as jp
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
-from .walker import _JSON_TYPES, _LIST, _MAP, _ONE, ANNOTATIONS, KNOWN, _enum_kind, _enum_ok, _format_ok, _kept_ref
+from .walker import (
+    _JSON_TYPES,
+    _LIST,
+    _MAP,
+    _ONE,
+    KNOWN,
+    _closed_said,
+    _enum_refused,
+    _enum_said,
+    _extra_dropped_said,
+    _fate_said,
+    _format_ok,
+    _format_said,
+    _json_text_said,
+    _kept_ref,
+    _map_closed_said,
+    _nullable,
+    _required_said,
+    _type_list_said,
+)
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
 #: (128 levels, 100,000 nodes), so the walker's budget losses cannot be missed.
@@ -190,23 +209,8 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
     nullable: list[str] = []
     added: list[str] = []
 
-    def loss(ptr: str, key: str, value: Any, action: Action, effect: Effect, message: str) -> None:
-        found.setdefault((ptr, key), Loss(target, ptr, key, copy_json(value), action, effect, message))
-
-    def refused_enum(node: dict[str, Any], values: Any) -> bool:
-        return isinstance(values, list) and (not _enum_ok(mode, values) or (
-            mode.get("enum") == "string" and node.get("type", "string") != "string"))
-
-    def widened(node: Any) -> bool:
-        """Whether strict mode's `_nullable` changes this member as lowered (it has no `anyOf`, no `$ref`)."""
-        t = node.get("type")
-        enum = "enum" in node and rules.get("enum", "keep") == "keep" and not refused_enum(node, node["enum"])
-        const = "const" in node and rules.get("const", "keep") == "keep"
-        if isinstance(t, str):
-            return enum or const or t != "null"
-        if isinstance(t, list):
-            return enum or "null" not in t
-        return True
+    def loss(ptr: str, key: str, value: Any, said: tuple[Action, Effect, str]) -> None:
+        found.setdefault((ptr, key), Loss(target, ptr, key, copy_json(value), *said))
 
     def node(value: Any, ptr: str, is_root: bool = False) -> None:
         if not isinstance(value, dict):
@@ -223,8 +227,7 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
             if len(kinds) != 1:
                 raise _Walk  # split into `anyOf` branches
             lowered_type = kinds[0]
-            loss(jp.join(ptr, "type"), "type", t, Action.LOWERED, Effect.NEUTRAL,
-                 f"type list becomes `type` + `nullable` for {target}")
+            loss(jp.join(ptr, "type"), "type", t, _type_list_said(target))
         req = value.get("required")
         if (closed or typed) and isinstance(req, list) and any(
                 isinstance(r, str) and r not in (props if isinstance(props, dict) else {}) for r in req):
@@ -240,27 +243,16 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
             if action == "keep" and key not in _LOOKED_AT:
                 continue  # kept as it is: no pointer to build
             kptr = jp.join(ptr, key)
-            if action == "fold":
-                loss(kptr, key, sub, Action.FOLDED, Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING,
-                     f"`{key}` is not supported by {target}; stated in the description instead")
-            elif action == "drop":
-                loss(kptr, key, sub, Action.DROPPED,
-                     Effect.NEUTRAL if key in ANNOTATIONS or key.startswith("x-") else Effect.WIDENING,
-                     f"`{key}` is not supported by {target}; dropped")
-            elif action == "reject":
-                loss(kptr, key, sub, Action.REJECTED, Effect.UNSATISFIABLE, f"{target} rejects `{key}`")
-            elif key == "enum" and refused_enum(value, sub):
-                loss(kptr, key, sub, Action.FOLDED, Effect.WIDENING,
-                     f"{target} only accepts {_enum_kind(mode)} enum values; stated in the description instead")
+            if action in ("fold", "drop", "reject"):
+                loss(kptr, key, sub, _fate_said(key, action, target))
+            elif key == "enum" and _enum_refused(mode, sub, value):
+                loss(kptr, key, sub, _enum_said(mode, target))
             elif key == "format" and isinstance(sub, str) and not _format_ok(mode, sub, t):
-                loss(kptr, key, sub, Action.FOLDED, Effect.WIDENING,
-                     f"format `{sub}` is not supported by {target}; stated in the description instead")
+                loss(kptr, key, sub, _format_said(sub, target))
             elif key == "additionalProperties" and drop_extra:
-                loss(kptr, key, sub, Action.DROPPED, Effect.NEUTRAL if sub is True else Effect.WIDENING,
-                     f"`additionalProperties` is not supported by {target}; dropped")
+                loss(kptr, key, sub, _extra_dropped_said(sub, target))
             elif key == "additionalProperties" and closed and sub is not False:
-                loss(kptr, key, sub, Action.LOWERED, Effect.NARROWING,
-                     f"{target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
+                loss(kptr, key, sub, _map_closed_said(target))
             elif key == "additionalProperties":
                 if isinstance(sub, dict):
                     node(sub, kptr)
@@ -279,31 +271,26 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
                 props = {}
             if "additionalProperties" not in value:
                 added.append(jp.join(ptr, "additionalProperties"))
-                loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, Action.LOWERED,
-                     Effect.NARROWING, f"{target} strict mode needs closed objects: keys not listed in `properties` "
-                     "can no longer be sent")
+                loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, _closed_said(target))
         if is_object and every and isinstance(props, dict):
             required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
             for name, sub in props.items():
                 if name in required:
                     continue
                 pptr = jp.join(ptr, "properties", name)
-                already = not widened(sub)
+                # The walker asks `_nullable` of the member as lowered; what it reads of it (type, enum, const:
+                # no `anyOf` or `$ref` here) is the same in the original for the modes that make members required.
+                already = _nullable(sub) == sub
                 required.append(name)
                 optional.append(pptr)
                 if not already:
                     nullable.append(pptr)
-                loss(pptr, "required", name, Action.LOWERED, Effect.NEUTRAL,
-                     f"optional `{name}` is required and nullable for {target} strict mode: "
-                     + ("null now also stands for \"absent\"" if already
-                        else "send null for \"absent\" (mapped back by toolcast)"))
+                loss(pptr, "required", name, _required_said(name, already, target))
             if "required" not in value:
                 added.append(jp.join(ptr, "required"))
         if free_form and lowered_type == "object" and not props and not is_root:
             json_text.append(ptr)
-            loss(jp.join(ptr, "type"), "type", "object", Action.LOWERED, Effect.WIDENING,
-                 f"{target} cannot declare an object without properties: asked for as a JSON string (parsed back "
-                 "by toolcast; text that is not a JSON object is no longer refused by the schema)")
+            loss(jp.join(ptr, "type"), "type", "object", _json_text_said(target))
 
     try:
         node(schema, base, is_root=True)

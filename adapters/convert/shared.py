@@ -4,10 +4,10 @@ Eight targets have five distinct modes by default (OpenAI Chat and Responses sha
 MCP and Bedrock share non-strict mode), and the walker's decisions depend on the mode alone: the target
 only names itself in messages. So a ``SharedLowering`` walks each distinct mode once, with a placeholder
 for the target's name, and hands every target of that mode the same losses under its own name. A mode
-that certainly records no loss for the schema (``facts.quiet``) is not walked at all, and one whose only
-losses are keywords it folds or drops, enums and formats it does not accept, and strict mode's closed
-objects and required members gets them (and the round-trip record) from a plain scan
-(``facts.scanned_lowering``).
+that certainly records no loss for the schema (``facts.quiet``) is not walked at all, and one whose walk
+would only report keywords, enums and formats it does not take, strict mode's closed objects and required
+members, or Gemini's one-type lists, dropped keywords and free-form objects gets its losses and round-trip
+record from a plain scan (``facts.scanned_lowering``).
 
 Only the losses and the round-trip record are exact: the schema handed back is the placeholder walk's, or
 for a quiet or scanned mode the original itself, so this is for callers that read losses (the checks), never for

@@ -144,18 +144,10 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
             action = "drop" if w.mode.get("unknown_keywords") == "drop" else action
         if key in ("$defs", "definitions"):
             continue  # kept at the root by `lower` where refs are kept; otherwise inlined where used
-        if action == "fold":
-            folded[key] = value
-            effect = Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING
-            w.loss(kptr, key, value, Action.FOLDED, effect, f"`{key}` is not supported by {w.target}; "
-                   "stated in the description instead")
-            continue
-        if action == "drop":
-            effect = Effect.NEUTRAL if key in ANNOTATIONS or key.startswith("x-") else Effect.WIDENING
-            w.loss(kptr, key, value, Action.DROPPED, effect, f"`{key}` is not supported by {w.target}; dropped")
-            continue
-        if action == "reject":
-            w.loss(kptr, key, value, Action.REJECTED, Effect.UNSATISFIABLE, f"{w.target} rejects `{key}`")
+        if action in ("fold", "drop", "reject"):
+            if action == "fold":
+                folded[key] = value
+            w.loss(kptr, key, value, *_fate_said(key, action, w.target))
             continue
         out[key] = _keyword(w, key, value, schema, kptr, depth, out, folded)
     out = {k: v for k, v in out.items() if v is not _DROP}
@@ -238,16 +230,13 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
                f"{w.target} cannot express this constant; stated in the description instead")
         return _DROP
-    if key == "enum" and isinstance(value, list) and (not _enum_ok(mode, value) or (
-            mode.get("enum") == "string" and schema.get("type", "string") != "string")):
+    if key == "enum" and _enum_refused(mode, value, schema):
         folded["enum"] = value
-        w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
-               f"{w.target} only accepts {_enum_kind(mode)} enum values; stated in the description instead")
+        w.loss(kptr, key, value, *_enum_said(mode, w.target))
         return _DROP
     if key == "format" and isinstance(value, str) and not _format_ok(mode, value, schema.get("type")):
         folded["format"] = value
-        w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
-               f"format `{value}` is not supported by {w.target}; stated in the description instead")
+        w.loss(kptr, key, value, *_format_said(value, w.target))
         return _DROP
     if key == "minItems" and mode.get("min_items_max") is not None and isinstance(value, int) \
             and value > mode["min_items_max"]:
@@ -263,13 +252,10 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
 def _additional(w: Walk, value: Any, kptr: str, depth: int) -> Any:
     mode = w.mode
     if mode.get("additionalProperties") == "drop":
-        effect = Effect.NEUTRAL if value is True else Effect.WIDENING
-        w.loss(kptr, "additionalProperties", value, Action.DROPPED, effect,
-               f"`additionalProperties` is not supported by {w.target}; dropped")
+        w.loss(kptr, "additionalProperties", value, *_extra_dropped_said(value, w.target))
         return _DROP
     if mode.get("closed_objects") and value is not False:
-        w.loss(kptr, "additionalProperties", value, Action.LOWERED, Effect.NARROWING,
-               f"{w.target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
+        w.loss(kptr, "additionalProperties", value, *_map_closed_said(w.target))
         return False
     if isinstance(value, dict):
         return _node(w, value, kptr, depth + 1)
@@ -284,8 +270,7 @@ def _type(w: Walk, value: Any, kptr: str, out: dict[str, Any]) -> Any:
                 out["type"] = kinds[0]  # `type` before `nullable`, as a schema without the list has it
             out["nullable"] = True
         if len(kinds) == 1:
-            w.loss(kptr, "type", value, Action.LOWERED, Effect.NEUTRAL,
-                   f"type list becomes `type` + `nullable` for {w.target}")
+            w.loss(kptr, "type", value, *_type_list_said(w.target))
             return kinds[0]
         w.loss(kptr, "type", value, Action.LOWERED, Effect.NEUTRAL, f"type list becomes `anyOf` for {w.target}")
         out["anyOf"] = [{"type": t} for t in kinds]
@@ -319,6 +304,69 @@ def _format_ok(mode: Mapping[str, Any], fmt: str, type_: Any) -> bool:
             if isinstance(type_, list) else []
         return any(fmt in allowed.get(k, []) for k in kinds)
     return fmt in allowed
+
+
+def _enum_refused(mode: Mapping[str, Any], values: Any, schema: Mapping[str, Any]) -> bool:
+    """An `enum` the mode folds: values of a kind it does not take, or (string enums only) on a node whose
+    type, as the author wrote it, is not `string`."""
+    return isinstance(values, list) and (not _enum_ok(mode, values) or (
+        mode.get("enum") == "string" and schema.get("type", "string") != "string"))
+
+
+# How each loss is told: the walker's, and the checks' scan's (``facts.scanned_lowering``), one wording.
+Said = tuple[Action, Effect, str]
+
+
+def _fate_said(key: str, action: str, target: str) -> Said:
+    """A keyword the mode folds, drops or refuses by name."""
+    if action == "fold":
+        return (Action.FOLDED, Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING,
+                f"`{key}` is not supported by {target}; stated in the description instead")
+    if action == "drop":
+        return (Action.DROPPED, Effect.NEUTRAL if key in ANNOTATIONS or key.startswith("x-") else Effect.WIDENING,
+                f"`{key}` is not supported by {target}; dropped")
+    return Action.REJECTED, Effect.UNSATISFIABLE, f"{target} rejects `{key}`"
+
+
+def _enum_said(mode: Mapping[str, Any], target: str) -> Said:
+    return (Action.FOLDED, Effect.WIDENING,
+            f"{target} only accepts {_enum_kind(mode)} enum values; stated in the description instead")
+
+
+def _format_said(fmt: str, target: str) -> Said:
+    return (Action.FOLDED, Effect.WIDENING,
+            f"format `{fmt}` is not supported by {target}; stated in the description instead")
+
+
+def _extra_dropped_said(value: Any, target: str) -> Said:
+    return (Action.DROPPED, Effect.NEUTRAL if value is True else Effect.WIDENING,
+            f"`additionalProperties` is not supported by {target}; dropped")
+
+
+def _map_closed_said(target: str) -> Said:
+    return (Action.LOWERED, Effect.NARROWING,
+            f"{target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
+
+
+def _closed_said(target: str) -> Said:
+    return (Action.LOWERED, Effect.NARROWING,
+            f"{target} strict mode needs closed objects: keys not listed in `properties` can no longer be sent")
+
+
+def _required_said(name: str, already: bool, target: str) -> Said:
+    return (Action.LOWERED, Effect.NEUTRAL, f"optional `{name}` is required and nullable for {target} strict mode: "
+            + ("null now also stands for \"absent\"" if already
+               else "send null for \"absent\" (mapped back by toolcast)"))
+
+
+def _type_list_said(target: str) -> Said:
+    return Action.LOWERED, Effect.NEUTRAL, f"type list becomes `type` + `nullable` for {target}"
+
+
+def _json_text_said(target: str) -> Said:
+    return (Action.LOWERED, Effect.WIDENING,
+            f"{target} cannot declare an object without properties: asked for as a JSON string (parsed back by "
+            "toolcast; text that is not a JSON object is no longer refused by the schema)")
 
 
 def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[str, Any]:
@@ -426,8 +474,8 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
                 req.extend(r for r in value if r not in req)
             elif key in ("description", "title"):
                 merged.setdefault(key, value)
-            elif key == "type" and "type" in merged and _shared_type(merged[key], value) not in (None, []):
-                merged[key] = _shared_type(merged[key], value)  # both hold: the types they have in common
+            elif key == "type" and "type" in merged and (both := _shared_type(merged[key], value)) not in (None, []):
+                merged[key] = both  # both hold: the types they have in common
             elif key not in merged or merged[key] == value:
                 merged[key] = value
             else:
@@ -452,9 +500,7 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
             if key not in out:
                 w.added.append(jp.join(ptr, key))
                 if key == "additionalProperties" and "additionalProperties" not in schema:
-                    w.loss(jp.join(ptr, key), key, None, Action.LOWERED, Effect.NARROWING,
-                           f"{w.target} strict mode needs closed objects: keys not listed in `properties` "
-                           "can no longer be sent")
+                    w.loss(jp.join(ptr, key), key, None, *_closed_said(w.target))
             out[key] = out.get(key, value) if key == "properties" else value
     if is_object and mode.get("all_required") and isinstance(out.get("properties"), dict):
         req = out.get("required")
@@ -470,10 +516,7 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
             w.optional.append(pptr)
             if not already:
                 w.nullable.append(pptr)
-            w.loss(pptr, "required", name, Action.LOWERED, Effect.NEUTRAL,
-                   f"optional `{name}` is required and nullable for {w.target} strict mode: "
-                   + ("null now also stands for \"absent\"" if already
-                      else "send null for \"absent\" (mapped back by toolcast)"))
+            w.loss(pptr, "required", name, *_required_said(name, already, w.target))
         if "required" not in out:
             w.added.append(jp.join(ptr, "required"))
         out["required"] = required
@@ -854,7 +897,5 @@ def _json_text(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
     for key in ("nullable", "title"):
         if key in out:
             new[key] = out[key]
-    w.loss(jp.join(ptr, "type"), "type", "object", Action.LOWERED, Effect.WIDENING,
-           f"{w.target} cannot declare an object without properties: asked for as a JSON string "
-           "(parsed back by toolcast; text that is not a JSON object is no longer refused by the schema)")
+    w.loss(jp.join(ptr, "type"), "type", "object", *_json_text_said(w.target))
     return new

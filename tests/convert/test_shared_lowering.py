@@ -8,6 +8,7 @@ held to the walker directly: a mode it calls quiet must record no loss when walk
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -65,16 +66,16 @@ def test_quiet_modes_really_record_nothing_on_the_corpus() -> None:
     for tool in _corpus_tools():
         facts = scan(tool.parameters)
         for target, key in MODES:
-            mode = profile(target).mode(key)
+            mode = profile(target).modes[key]
             if quiet(mode, facts):
                 quiet_seen += 1
                 assert lower(tool.parameters, "/parameters", target, mode)[1] == [], (tool.name, target, key)
     assert quiet_seen > 1000, quiet_seen  # the skip is exercised, not only allowed
 
 
-def _scan_is_the_walkers(params: Any, target: str, key: str, mode: dict[str, Any] | None = None) -> bool:
+def _scan_is_the_walkers(params: Any, target: str, key: str, mode: Mapping[str, Any] | None = None) -> bool:
     """True when ``scanned_lowering`` answers for this mode, after checking its answer is the walk's own."""
-    mode = mode or profile(target).mode(key)
+    mode = mode or profile(target).modes[key]
     scanned = scanned_lowering(params, "/parameters", target, mode, scan(params))
     if scanned is None:
         return False
@@ -89,7 +90,7 @@ def test_losses_from_a_scan_are_the_walkers_on_the_corpus() -> None:
         for target, key in MODES:
             if _scan_is_the_walkers(tool.parameters, target, key) and f"{target}/{key}" in loud:
                 loud[f"{target}/{key}"] += bool(lower(tool.parameters, "/parameters", target,
-                                                      profile(target).mode(key))[1])
+                                                      profile(target).modes[key])[1])
     # The scan answers, for schemas that do lose something, in strict modes (closed objects, required members,
     # typed nodes; 1,160 and 926 tools here), Gemini's (828) and a non-structural one (911).
     assert all(n > 500 for n in loud.values()), loud
@@ -137,19 +138,19 @@ def test_gemini_from_a_scan(member: Any, answered: bool) -> None:
 
 def test_gemini_free_form_root_stays_an_object_from_a_scan() -> None:
     assert _scan_is_the_walkers({"type": "object"}, "gemini", "default")
-    assert scanned_lowering({"type": "object"}, "/parameters", "gemini", profile("gemini").mode("default"),
+    assert scanned_lowering({"type": "object"}, "/parameters", "gemini", profile("gemini").modes["default"],
                             scan({"type": "object"})) == ([], {})
 
 
 def test_required_members_without_typed_nodes_from_a_scan() -> None:
     # No shipped mode makes every member required without also needing a type on every node: an untyped
     # member is then wrapped in `anyOf` with null.
-    mode = {**profile("openai").mode("strict"), "typed_nodes": False}
+    mode = {**profile("openai").modes["strict"], "typed_nodes": False}
     schema = {"type": "object", "properties": {"a": {"description": "anything"}, "b": {"type": "string"}}}
     assert _scan_is_the_walkers(schema, "openai", "strict", mode)
 
 
-_GJ = profile("gemini-json").mode("default")
+_GJ = profile("gemini-json").modes["default"]
 _ARRAY = {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}, "default": []}}}
 
 
@@ -201,14 +202,14 @@ def test_random_schemas_get_the_walkers_losses(params: Any, typed: bool, strict:
     _same_as_convert(tool, TargetOptions(strict=strict))
     facts = scan(tool.parameters)
     for target, key in MODES:
-        mode = profile(target).mode(key)
+        mode = profile(target).modes[key]
         if quiet(mode, facts):
             assert lower(tool.parameters, "/parameters", target, mode)[1] == []
         _scan_is_the_walkers(tool.parameters, target, key)
 
 
-def _mode(target: str, key: str) -> dict[str, Any]:
-    return profile(target).mode(key)
+def _mode(target: str, key: str) -> Mapping[str, Any]:
+    return profile(target).modes[key]
 
 
 PLAIN = {"type": "object", "properties": {"q": {"type": "string", "description": "query"},
