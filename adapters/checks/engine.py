@@ -181,10 +181,14 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     blocks: list[FindingBlock] = []
     records: list[_Record] | None = []  # for the next run (None: this one cannot serve as its base)
     waiting: dict[int, tuple[Any, ...]] = {}  # records of tools left pending → their entry in `later`
-    later: list[tuple[tuple[Any, ...], Any, dict[str, str], str, str, int]] = []
+    # A waiting tool's entry holds its place, not its text: a slice per tool would keep a second copy
+    # of the file for as long as the first check goes on. Its text is `text[start:start + key[1]]`.
+    later: list[tuple[tuple[Any, ...], Any, dict[str, str], str, int]] = []
 
-    def place(key: tuple[Any, ...], obj: Any, fields: dict[str, str], source: str, tool_ptr: str,
-              start: int) -> _Placed:
+    def place(key: tuple[Any, ...], obj: Any, fields: dict[str, str], tool_ptr: str, start: int,
+              source: str | None = None) -> _Placed:
+        if source is None:
+            source = text[start : start + key[1]]
         result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source, analyzer=analyzer)
         owner = (obj.index, result.facts.name)
         rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
@@ -223,12 +227,12 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
             if waited is not None:
                 placed = analyzer.placed.hit(waited[0])  # checked in the background since the last run?
                 if placed is None and deadline is None:  # no budget: the report is complete
-                    placed = place(waited[0], obj, waited[2], waited[3], tool_ptr, tspan[0])
+                    placed = place(waited[0], obj, waited[2], tool_ptr, tspan[0])
                 if placed is None:
                     # Still waiting: carried over as it was, moved. Under a budget an edit checks its
                     # own tool only, so that its diagnostics come at once; the rest is `resume`'s.
                     pending += 1
-                    entry = (*waited[:5], tspan[0])
+                    entry = (*waited[:4], tspan[0])
                     later.append(entry)
                     if moved:
                         summary = ToolSummary(obj.index, summary.name, tool_ptr, tspan, name_span, obj.shape)
@@ -277,7 +281,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                 placed = cached
             elif deadline is not None and time.perf_counter() > deadline:
                 pending += 1  # left for `resume` or a later call; listed with its name only
-                entry = (key, obj, fields, source, tool_ptr, tspan[0])
+                entry = (key, obj, fields, tool_ptr, tspan[0])
                 later.append(entry)
                 name_ptr = tool_ptr + fields.get("name", "/name")
                 raw_name = jp.resolve(value, name_ptr, None)
@@ -290,7 +294,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                     records.append((tspan, None, summary.name_span, summary, None))
                 continue
             else:
-                placed = place(key, obj, fields, source, tool_ptr, tspan[0])
+                placed = place(key, obj, fields, tool_ptr, tspan[0], source)
             name_ptr = tool_ptr + fields.get("name", "/name")
             name_span = view.span(name_ptr, "value") if placed.facts.name is not None else None
             seen_tools.keep(id(obj.value), _Seen(

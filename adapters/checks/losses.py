@@ -67,8 +67,17 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
 
     groups: dict[tuple[str, str, str], list[Loss]] = {}
     places: dict[str, str] = {}  # targets lose the same keywords: each pointer is placed once
+    # Codes the configuration turns off are never made: TC501 alone (off unless selected) is most of an
+    # ordinary tool's losses, and a finding made only to be dropped costs its placing and its memory.
+    enabled: dict[str, bool] = {}
     for lt, conv in conversions(value, shape, config):
         for loss in conv.losses:
+            code = loss_code(loss)
+            on = enabled.get(code)
+            if on is None:
+                on = enabled[code] = config.is_enabled(code)
+            if not on:
+                continue
             ptr = places.get(loss.pointer)
             if ptr is None:
                 try:
@@ -77,7 +86,7 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
                     ptr = ""
                 ptr = places[loss.pointer] = _existing(value, ptr)
             template = loss.message.replace(loss.target, "\0")
-            groups.setdefault((loss_code(loss), ptr, template), []).append(loss)
+            groups.setdefault((code, ptr, template), []).append(loss)
     raws: list[Raw] = []
     for (code, ptr, template), losses in groups.items():
         first = losses[0]

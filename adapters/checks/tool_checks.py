@@ -202,7 +202,8 @@ class _ToolChecker:
         self.unions = 0
 
     def add(self, raw: Raw) -> None:
-        self.raws.append(raw)
+        if self.config.is_enabled(raw.code):  # a finding the configuration turns off is not kept
+            self.raws.append(raw)
 
     def field_ptr(self, name: str) -> str:
         return self.fields.get(name, "/" + name)

@@ -98,7 +98,7 @@ async def index_workspace(ls: ToolcastServer) -> None:
             progress = False
     paths = [p for root in ls.roots for p in tool_files(root, ls.config_in(root))]
     for i, path in enumerate(paths):
-        checked = index_file(path)
+        checked = None if ls.is_open(path) else index_file(path)
         if checked is not None:
             ls.indexed[str(path)] = checked
         if progress and i % 20 == 0:
@@ -131,9 +131,8 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
             continue
         # Which files are indexed is decided by name, with the rule `toolcast check` uses
         # (adapters/checks/files.py), never by what a file happens to hold.
-        if change.type == t.FileChangeType.Deleted or not ls.is_tool_path(path):
-            ls.indexed.pop(str(path), None)
-            ls.indexed_lines.pop(str(path), None)
+        if change.type == t.FileChangeType.Deleted or not ls.is_tool_path(path) or ls.is_open(path):
+            ls.forget_indexed(path)
         else:
             checked = index_file(path)
             if checked is not None:
@@ -172,8 +171,19 @@ async def did_change_configuration(ls: ToolcastServer, params: t.DidChangeConfig
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: ToolcastServer, params: t.DidOpenTextDocumentParams) -> None:
     item = params.text_document
-    ls.documents[item.uri] = Document(item.uri, item.text, item.version, item.language_id)
-    ls.schedule(item.uri)
+    doc = ls.documents[item.uri] = Document(item.uri, item.text, item.version, item.language_id)
+    if doc.path is not None:
+        ls.forget_indexed(doc.path)  # the index holds closed files only
+    _names_changed(ls, opened=item.uri)
+
+
+def _names_changed(ls: ToolcastServer, opened: str | None = None) -> None:
+    """A document opened or closed: every open document's duplicate names across files may differ now
+    (the buffer's tools stand in for the file's on disk, or the other way round)."""
+    for doc in ls.documents.values():
+        ls.schedule(doc.uri)
+    if any(uri != opened for uri in ls.documents):
+        ls.refresh()  # a pull client asks for the others again (one just opened asks by itself)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
@@ -195,12 +205,16 @@ def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
     closed = ls.documents.pop(uri, None)
     path = closed.path if closed is not None else None
     was_tool_file = closed is not None and closed.report is not None and bool(closed.report.tools)
-    if path is not None and (str(path) in ls.indexed or was_tool_file):
+    # Indexed again from disk when the workspace index would hold it (open files are not in it).
+    in_index = path is not None and any(path.is_relative_to(r) for r in ls.roots) and ls.is_tool_path(path)
+    if path is not None and not ls.is_open(path) and (in_index or was_tool_file):
         from .workspace import index_file
 
         checked = index_file(path)
         if checked is not None:
             ls.indexed[str(path)] = checked  # the text on disk again, for names across files
+    if closed is not None:
+        _names_changed(ls)
     for tasks in (ls.pending, ls.completing):
         task = tasks.pop(uri, None)
         if task is not None:

@@ -225,6 +225,7 @@ def run_io(server: LanguageServer, stdin: BinaryIO | None = None, stdout: Binary
             if body is None:
                 break
             protocol.handle_body(body, reader)
+            del body  # a large didOpen's bytes would otherwise be held until the next message comes
 
     try:
         asyncio.run(serve())

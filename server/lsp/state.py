@@ -71,7 +71,9 @@ class ToolcastServer(LanguageServer):
         self.indexing: asyncio.Future[None] | None = None  # a re-index of the workspace under way
         self.index_runs = 0
         self.roots: list[Path] = []
-        self.indexed: dict[str, tuple[str, DocumentReport]] = {}  # path -> (text, report) of closed files
+        # path -> (text, report) of closed files only: an open file is its document (a large file's text
+        # held twice would double its memory), and is read from disk again when it is closed.
+        self.indexed: dict[str, tuple[str, DocumentReport]] = {}
         self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
         self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
         # Set once the client's settings are known (pulled after `initialized`, or none to pull), so
@@ -197,6 +199,13 @@ class ToolcastServer(LanguageServer):
 
         root = max((r for r in self.roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None)
         return is_tool_file_name(path, root, (config or self.config_in(path.parent)).globs)
+
+    def is_open(self, path: Path) -> bool:
+        return any(d.path == path for d in self.documents.values())
+
+    def forget_indexed(self, path: Path) -> None:
+        self.indexed.pop(str(path), None)
+        self.indexed_lines.pop(str(path), None)
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version). A large

@@ -155,3 +155,21 @@ def test_neutral_rewrites_are_opt_in() -> None:
     assert [f for f in check_document(text, config=CheckConfig(select=("TC501",))).findings if f.code == "TC501"]
     assert [f for f in check_document(text, config=CheckConfig(severities={"TC501": Severity.WARNING})).findings
             if f.code == "TC501" and f.severity == Severity.WARNING]
+
+
+def test_a_finding_the_configuration_turns_off_is_never_made() -> None:
+    """The per-tool results the analyzer keeps hold only findings the configuration shows: TC501 is most
+    of an ordinary tool's losses, and keeping what is dropped later costs a check's memory and time."""
+    from toolcast.adapters.checks import Analyzer
+
+    tool = make_tool({"unit": {"type": "string", "const": "celsius", "format": "uri"}}, ["unit"])
+    text = json.dumps(tool, indent=2)
+
+    def kept(config: CheckConfig) -> set[str]:
+        analyzer = Analyzer()
+        analyzer.check_document(text, config=config)
+        return {raw.code for result in analyzer.tool_results.values() for raw in result.raws}
+
+    assert "TC501" not in kept(CheckConfig())
+    assert "TC501" in kept(CheckConfig(select=("TC501",)))
+    assert kept(CheckConfig(ignore=("TC5",))) == set()

@@ -1,6 +1,7 @@
 """The real language server, started as ``toolcast serve`` starts it, plus one test-only command,
 ``toolcast.test.documentText``: the text the server holds for a URI, so that a test can assert the exact
-result of the edits it sent (not only what the diagnostics happen to show)."""
+result of the edits it sent (not only what the diagnostics happen to show), and ``toolcast.test.indexed``:
+the files its workspace index holds."""
 
 from __future__ import annotations
 
@@ -15,6 +16,12 @@ from toolcast.server.lsp.app import ToolcastServer, server
 def document_text(ls: ToolcastServer, *args: Any) -> str | None:
     doc = ls.documents.get(args[0]) if args else None
     return None if doc is None else doc.text
+
+
+@server.command("toolcast.test.indexed")
+def indexed(ls: ToolcastServer, *args: Any) -> list[str]:
+    """The paths the workspace index holds (closed tool files)."""
+    return sorted(ls.indexed)
 
 
 if __name__ == "__main__":

@@ -28,8 +28,11 @@ def workspace(tmp_path: Path) -> Path:
     return tmp_path
 
 
+HOOK_SERVER = str(Path(__file__).with_name("hook_server.py"))  # the real server plus test-only commands
+
+
 @pytest_lsp.fixture(params=["visual-studio-code", "neovim"],
-                    config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
+                    config=ClientServerConfig(server_command=[sys.executable, HOOK_SERVER]))
 async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient, workspace: Path):  # type: ignore[no-untyped-def]
     lsp_client.set_configuration({"targets": ["openai", "anthropic"]}, section="toolcast")
 
@@ -127,6 +130,50 @@ async def test_watched_files_are_indexed_by_name_not_by_content(client: Language
         if len(related) == 2:
             break
     assert related == {extra.as_uri(), notes.as_uri()}
+
+
+async def test_an_open_file_is_not_held_in_the_index_and_is_read_again_when_closed(client: LanguageClient) -> None:
+    """The index holds closed files only (an open file's text would otherwise be held twice); closing
+    a file reads it from disk again, so its names count once more for duplicates across files."""
+    ws: Path = client.workspace_path  # type: ignore[attr-defined]
+    closed = ws / "tools" / "closed.tool.json"
+    path = ws / "open.tool.json"
+    await _open(client, path, json.dumps(TOOL), duplicate=False)
+
+    async def indexed() -> list[str]:
+        held = await client.workspace_execute_command_async(t.ExecuteCommandParams("toolcast.test.indexed"))
+        assert isinstance(held, list)
+        return held
+
+    async def duplicates_until(wanted: bool) -> list[t.Diagnostic]:
+        """The open file's TC202s once their presence is ``wanted`` (polled: push mode publishes when
+        it is ready, pull mode answers when asked)."""
+        dups: list[t.Diagnostic] = []
+        for _ in range(50):
+            caps = client.capabilities
+            if caps and caps.text_document and caps.text_document.diagnostic:
+                diags = await _diags(client, path.as_uri())
+            else:
+                diags = list(client.diagnostics.get(path.as_uri(), []))
+            dups = [d for d in diags if d.code == "TC202"]
+            if bool(dups) == wanted:
+                break
+            await asyncio.sleep(0.1)
+        return dups
+
+    assert len(await duplicates_until(True)) == 1  # against closed.tool.json: the index is built
+    assert await indexed() == [str(closed)]
+    # Opened, with a name the disk does not have: the buffer counts, the index lets the file go.
+    renamed = json.dumps(dict(TOOL, name="renamed"))
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(closed.as_uri(), "json", 1, renamed)))
+    assert await indexed() == []
+    assert await duplicates_until(False) == []
+    # Closed without saving: the disk's text ("same") is read again and the duplicate is back.
+    client.text_document_did_close(t.DidCloseTextDocumentParams(t.TextDocumentIdentifier(closed.as_uri())))
+    assert await indexed() == [str(closed)]
+    dups = await duplicates_until(True)
+    assert len(dups) == 1 and dups[0].related_information is not None
+    assert [r.location.uri for r in dups[0].related_information] == [closed.as_uri()]
 
 
 async def test_completion_of_keywords_and_types(client: LanguageClient) -> None:
