@@ -25,7 +25,7 @@ class Effect(StrEnum):
     UNSATISFIABLE = "unsatisfiable"  # it accepts nothing
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Loss:
     """One keyword or value not carried over intact to ``target``.
 

@@ -193,6 +193,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         owner = (obj.index, result.facts.name)
         rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
         found_here = _finish(text, view, rebased, config, value, renderer=renderer)
+        parsed.release(tool_ptr)  # its findings are placed: the nodes built for them can go
         placed = _Placed(start, tuple(found_here), result.facts)
         analyzer.placed.keep(key, placed)
         return placed

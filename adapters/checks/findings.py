@@ -48,7 +48,7 @@ class Related:
     span: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One problem. ``pointer`` is a JSON pointer into the checked document (not the canonical tool),
     ``span`` the code-point range the editor underlines. ``tool_index``/``tool_name`` say which tool of

@@ -71,7 +71,7 @@ _TYPE_GIVERS = ("$ref", "enum", "const", "anyOf", "oneOf", "allOf", "not", "if",
 _PORTABLE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Raw:
     """A finding before placement. ``place``: ``value``, ``key``, or ``missing`` (``pointer`` names the
     absent member; it is shown on its parent's key, or the parent's ``{`` when the parent has none)."""
@@ -100,7 +100,7 @@ class Raw:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ToolFacts:
     """What document-level checks need from a tool (counted once, cached with the tool)."""
 
@@ -111,7 +111,7 @@ class ToolFacts:
     union_params: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ToolResult:
     raws: tuple[Raw, ...]
     facts: ToolFacts

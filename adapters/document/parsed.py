@@ -57,7 +57,6 @@ class ParsedDocument:
         self.errors = _in_order(errors)
         self.changed_pointer: str | None = None
         self.changed_elements: tuple[int, ...] | None = None
-        self._keymaps: dict[int, dict[str, Property]] = {}
 
     @classmethod
     def _assemble(cls, text: str, jsonc: bool, root: Node | None, errors: list[SyntaxIssue],
@@ -66,7 +65,6 @@ class ParsedDocument:
         doc.text, doc.jsonc, doc.root, doc.errors, doc._raw_dups = text, jsonc, root, _in_order(errors), dups
         doc.changed_pointer = None
         doc.changed_elements = None
-        doc._keymaps = {}
         return doc
 
     @cached_property
@@ -125,15 +123,22 @@ class ParsedDocument:
                 if p.key == key and (p.value is not None or found is None or found.value is None):
                     found = p
             return found
-        keymap = self._keymaps.get(id(node))
+        keymap = node._keys
         if keymap is None:
             keymap = {}
             for p in props:
                 old = keymap.get(p.key)
                 if p.value is not None or old is None or old.value is None:
                     keymap[p.key] = p
-            self._keymaps[id(node)] = keymap
+            node._keys = keymap
         return keymap.get(key)
+
+    def release(self, pointer: str) -> None:
+        """Let go of the nodes built below the children of the node at ``pointer`` (``Node.release``);
+        they are built again from the text when asked for."""
+        node = self.node_at(pointer)
+        if node is not None:
+            node.release(self.text)
 
     def node_at(self, pointer: str) -> Node | None:
         entry = self._resolve(pointer)

@@ -73,7 +73,7 @@ class Node:
 
     Nodes are immutable once built (children of a lazy node are built once, on first access)."""
 
-    __slots__ = ("_items", "_props", "_py", "_src", "end", "kind", "start", "value")
+    __slots__ = ("_items", "_keys", "_props", "_py", "_src", "end", "kind", "start", "value")
 
     def __init__(self, kind: str, start: int, end: int, value: Any = None,
                  properties: list[Property] | None = None, items: list[Node] | None = None) -> None:
@@ -87,6 +87,8 @@ class Node:
         # delta, text) for a container moved by an edit; ``_py`` is a scanned container's value.
         self._src: Any = None
         self._py: Any = None
+        # A large object's properties by key (``ParsedDocument``'s look-ups), made on first use.
+        self._keys: dict[str, Property] | None = None
 
     @property
     def properties(self) -> list[Property] | None:
@@ -115,6 +117,24 @@ class Node:
             else:
                 self._items = [n.shifted(delta, text) for n in orig.items]
         self._src = None
+
+    def release(self, text: str) -> None:
+        """Let go of what was built below this node's children where it can be built again from
+        ``text``, the document the node is in: every C-scanned container among them goes back to
+        lazy. A check that placed a tool's findings keeps the tool's skeleton, not a node per value
+        (5,000 tools: some 60 MB). The children themselves stay, so the tool's own fields are found
+        without scanning it again."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if node._src is not None:
+                continue  # lazy: nothing built below it
+            below = [p.value for p in node._props or () if p.value is not None] if node.kind == "object" \
+                else list(node._items or ())
+            stack.extend(c for c in below if c.kind in _CLOSE)
+            if node is not self and node._py is not None:
+                node._props = node._items = node._keys = None
+                node._src = text
 
     def shifted(self, delta: int, text: str) -> Node:
         """This node moved by ``delta`` code points in the new document ``text`` (its children are
