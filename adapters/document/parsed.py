@@ -138,7 +138,7 @@ class ParsedDocument:
         they are built again from the text when asked for."""
         node = self.node_at(pointer)
         if node is not None:
-            node.release(self.text)
+            node.release()
 
     def node_at(self, pointer: str) -> Node | None:
         entry = self._resolve(pointer)
@@ -396,10 +396,10 @@ def _splice(prev: ParsedDocument, text: str, delta: int, path: list[tuple[Node, 
             props = parent.properties or []
             p = props[index]
             copy._props = [*props[:index], Property(p.key, p.key_start, p.key_end, p.colon, child),
-                           *(q.shifted(delta, text) for q in props[index + 1 :])]
+                           *(q.shifted(delta) for q in props[index + 1 :])]
         else:
             items = parent.items or []
-            copy._items = [*items[:index], child, *(n.shifted(delta, text) for n in items[index + 1 :])]
+            copy._items = [*items[:index], child, *(n.shifted(delta) for n in items[index + 1 :])]
         child = copy
     root = child
     a, b = cand.start, cand.end

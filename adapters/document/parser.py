@@ -68,12 +68,25 @@ _scan: Callable[[str, int], tuple[Any, int]] = getattr(json.scanner, "make_scann
 scanstring: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")  # noqa: B009
 
 
+class _Scan:
+    """Where a C-scanned container's children are read from: ``text`` holds the document's characters
+    from offset ``base`` on. The first parse reads the whole text (base 0); a container parsed again
+    after an edit reads its own slice, and a moved container the text it was read from with its base
+    moved; so no node keeps a later version of a large text alive (each would be the whole file)."""
+
+    __slots__ = ("base", "text")
+
+    def __init__(self, text: str, base: int) -> None:
+        self.text = text
+        self.base = base
+
+
 class Node:
     """A value. ``value`` is set for scalars; ``properties`` for objects, ``items`` for arrays.
 
     Nodes are immutable once built (children of a lazy node are built once, on first access)."""
 
-    __slots__ = ("_items", "_keys", "_props", "_py", "_src", "end", "kind", "start", "value")
+    __slots__ = ("_from", "_items", "_keys", "_props", "_py", "_src", "end", "kind", "start", "value")
 
     def __init__(self, kind: str, start: int, end: int, value: Any = None,
                  properties: list[Property] | None = None, items: list[Node] | None = None) -> None:
@@ -83,12 +96,15 @@ class Node:
         self.value = value
         self._props = properties
         self._items = items
-        # Lazy children: ``_src`` is the document text (a C-scanned container) or (original node,
-        # delta, text) for a container moved by an edit; ``_py`` is a scanned container's value.
+        # Lazy children: ``_src`` is a ``_Scan`` (a C-scanned container) or (original node, delta) for
+        # a container moved by an edit; ``_py`` is a scanned container's value.
         self._src: Any = None
         self._py: Any = None
         # A large object's properties by key (``ParsedDocument``'s look-ups), made on first use.
         self._keys: dict[str, Property] | None = None
+        # The ``_Scan`` a C-scanned container's children were built from: ``release`` makes it lazy
+        # again on it, and a move reads its text at the moved place.
+        self._from: _Scan | None = None
 
     @property
     def properties(self) -> list[Property] | None:
@@ -108,22 +124,23 @@ class Node:
 
     def _build(self) -> None:
         src = self._src
-        if isinstance(src, str):
+        if isinstance(src, _Scan):
             _build_scanned(self, src)
+            self._from = src
         else:
-            orig, delta, text = src
+            orig, delta = src
             if orig.kind == "object":
-                self._props = [p.shifted(delta, text) for p in orig.properties]
+                self._props = [p.shifted(delta) for p in orig.properties]
             else:
-                self._items = [n.shifted(delta, text) for n in orig.items]
+                self._items = [n.shifted(delta) for n in orig.items]
         self._src = None
 
-    def release(self, text: str) -> None:
-        """Let go of what was built below this node's children where it can be built again from
-        ``text``, the document the node is in: every C-scanned container among them goes back to
-        lazy. A check that placed a tool's findings keeps the tool's skeleton, not a node per value
-        (5,000 tools: some 60 MB). The children themselves stay, so the tool's own fields are found
-        without scanning it again."""
+    def release(self) -> None:
+        """Let go of what was built below this node's children where it can be built again: every
+        C-scanned container among them goes back to lazy, on the text it was built from. A check that
+        placed a tool's findings keeps the tool's skeleton, not a node per value (5,000 tools: some
+        60 MB). The children themselves stay, so the tool's own fields are found without scanning it
+        again."""
         stack = [self]
         while stack:
             node = stack.pop()
@@ -132,12 +149,12 @@ class Node:
             below = [p.value for p in node._props or () if p.value is not None] if node.kind == "object" \
                 else list(node._items or ())
             stack.extend(c for c in below if c.kind in _CLOSE)
-            if node is not self and node._py is not None:
+            if node is not self and node._from is not None:
                 node._props = node._items = node._keys = None
-                node._src = text
+                node._src, node._from = node._from, None
 
-    def shifted(self, delta: int, text: str) -> Node:
-        """This node moved by ``delta`` code points in the new document ``text`` (its children are
+    def shifted(self, delta: int) -> Node:
+        """This node moved by ``delta`` code points in a new version of the document (its children are
         moved lazily, on access)."""
         if delta == 0:
             return self
@@ -145,12 +162,15 @@ class Node:
         if self.kind in _CLOSE:
             src = self._src
             if self._py is not None:
-                node._py = self._py  # a scanned container: scan it again at its new place when asked
-                node._src = text
+                # A scanned container: scanned again when asked, in the text it was read from.
+                scan = src if isinstance(src, _Scan) else self._from
+                assert scan is not None  # a scanned container is lazy or was built from a _Scan
+                node._py = self._py
+                node._src = _Scan(scan.text, scan.base + delta)
             elif isinstance(src, tuple):
-                node._src = (src[0], src[1] + delta, text)  # moved twice: keep one link to the original
+                node._src = (src[0], src[1] + delta)  # moved twice: keep one link to the original
             else:
-                node._src = (self, delta, text)
+                node._src = (self, delta)
         return node
 
     def __repr__(self) -> str:
@@ -177,10 +197,10 @@ class Property:
             return self.value.end
         return self.colon + 1 if self.colon is not None else self.key_end
 
-    def shifted(self, delta: int, text: str) -> Property:
+    def shifted(self, delta: int) -> Property:
         return Property(self.key, self.key_start + delta, self.key_end + delta,
                         None if self.colon is None else self.colon + delta,
-                        None if self.value is None else self.value.shifted(delta, text))
+                        None if self.value is None else self.value.shifted(delta))
 
     def __repr__(self) -> str:
         return f"Property({self.key!r}, {self.key_start}, {self.end})"
@@ -221,6 +241,7 @@ class _State:
     errors: list[SyntaxIssue] = field(default_factory=list)
     duplicates: list[RawDuplicate] = field(default_factory=list)
     deep_reported: bool = False
+    scan: _Scan | None = None  # what this parse's scanned containers read their children from
 
 
 def parse_tree(text: str, *, jsonc: bool = False) -> tuple[Node | None, list[SyntaxIssue], list[RawDuplicate]]:
@@ -246,6 +267,9 @@ def parse_value_at(text: str, pos: int, depth: int, jsonc: bool
     (node, end position, its errors, its duplicates, whether nesting was too deep)."""
     st = _State(text, jsonc, pos)
     node = _value(st, depth)
+    if st.scan is not None:
+        # Every container scanned here lies inside [pos, st.pos): they read that slice, not the text.
+        st.scan.text, st.scan.base = text[pos : st.pos], pos
     return node, st.pos, st.errors, st.duplicates, st.deep_reported
 
 
@@ -346,7 +370,9 @@ def _scanned(st: _State, depth: int) -> Node | None:
         return None
     node = Node("object" if text[pos] == "{" else "array", pos, end)
     node._py = value
-    node._src = text
+    if st.scan is None:
+        st.scan = _Scan(text, 0)
+    node._src = st.scan
     st.pos = end
     return node
 
@@ -363,10 +389,12 @@ def _max_nesting(valid_json: str) -> int:
     return best
 
 
-def _build_scanned(node: Node, text: str) -> None:
-    """Children of a C-scanned container (valid JSON, so this needs no recovery)."""
+def _build_scanned(node: Node, scan: _Scan) -> None:
+    """Children of a C-scanned container (valid JSON, so this needs no recovery). Offsets in ``text``
+    are the document's less ``base``."""
     ws = _JSON_WS.match
-    i = ws(text, node.start + 1).end()  # type: ignore[union-attr]
+    text, base = scan.text, scan.base
+    i = ws(text, node.start - base + 1).end()  # type: ignore[union-attr]
     # The container's value is already decoded: each child keeps its part of it rather than the copy the
     # scanner makes while finding the child's end (a document's values are held once, not once per level).
     whole = node._py
@@ -377,8 +405,8 @@ def _build_scanned(node: Node, text: str) -> None:
                 key_start = i
                 key, key_end = scanstring(text, i + 1)
                 colon = ws(text, key_end).end()  # type: ignore[union-attr]
-                child, i = _scanned_child(text, ws(text, colon + 1).end(), whole, key)  # type: ignore[union-attr]
-                props.append(Property(key, key_start, key_end, colon, child))
+                child, i = _scanned_child(scan, ws(text, colon + 1).end(), whole, key)  # type: ignore[union-attr]
+                props.append(Property(key, key_start + base, key_end + base, colon + base, child))
                 i = ws(text, i).end()  # type: ignore[union-attr]
                 if text[i] != ",":
                     break
@@ -388,7 +416,7 @@ def _build_scanned(node: Node, text: str) -> None:
         items: list[Node] = []
         if text[i] != "]":
             while True:
-                child, i = _scanned_child(text, i, whole, len(items))
+                child, i = _scanned_child(scan, i, whole, len(items))
                 items.append(child)
                 i = ws(text, i).end()  # type: ignore[union-attr]
                 if text[i] != ",":
@@ -397,24 +425,26 @@ def _build_scanned(node: Node, text: str) -> None:
         node._items = items
 
 
-def _scanned_child(text: str, i: int, whole: Any, at: str | int) -> tuple[Node, int]:
-    """The child at ``i`` whose value is ``whole[at]`` (its container's decoded value)."""
+def _scanned_child(scan: _Scan, i: int, whole: Any, at: str | int) -> tuple[Node, int]:
+    """The child at ``i`` of ``scan.text`` whose value is ``whole[at]`` (its container's decoded value);
+    the node's offsets are the document's, the end returned is in ``scan.text``."""
+    text, base = scan.text, scan.base
     value, end = _scan(text, i)
     if isinstance(whole, (dict, list)):
         value = whole[at]  # type: ignore[index]
     c = text[i]
     if c == "{" or c == "[":
-        node = Node("object" if c == "{" else "array", i, end)
+        node = Node("object" if c == "{" else "array", i + base, end + base)
         node._py = value
-        node._src = text
+        node._src = scan
         return node, end
     if c == '"':
-        return Node("string", i, end, value), end
+        return Node("string", i + base, end + base, value), end
     if value is None:
-        return Node("null", i, end), end
+        return Node("null", i + base, end + base), end
     if value is True or value is False:
-        return Node("boolean", i, end, value), end
-    return Node("number", i, end, value), end
+        return Node("boolean", i + base, end + base, value), end
+    return Node("number", i + base, end + base, value), end
 
 
 def _skip_deep(st: _State) -> None:

@@ -43,6 +43,7 @@ class Document:
     report_version: int | None = None
     fragments: FragmentCache = field(default_factory=FragmentCache)
     settled: bool = False  # analysed once (see ToolcastServer.report)
+    checked: bool = False  # a check of it has begun (its first, for a large one, frees the opening's memory)
     changed_at: float = 0.0  # monotonic time of the last change (bursts are published once)
     published_names: tuple[str | None, ...] = ()  # tool names as last published
     _parsed: ParsedDocument | None = field(default=None, init=False, repr=False)

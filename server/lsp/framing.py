@@ -116,7 +116,12 @@ class FrameReader:
                 return body
             if more is False:
                 return None
-        body = bytes(self._buf[:n])
+        if len(self._buf) == n:  # the usual case: the buffer holds just this body; one copy, not two
+            body = bytes(self._buf)
+            self._buf.clear()
+            return body
+        with memoryview(self._buf) as view:  # a slice of a bytearray would copy it once more
+            body = view[:n].tobytes()
         del self._buf[:n]
         return body
 

@@ -17,6 +17,7 @@ from toolcast.adapters.checks.analyzer import Analyzer  # light: no checks, no p
 
 from .. import __version__
 from .diagnostics import RawJson
+from .memory import release_free_memory
 from .protocol import ToolcastProtocol, run_io
 from .session import ClientSession
 
@@ -217,6 +218,10 @@ class ToolcastServer(LanguageServer):
 
         config = self.config_for(doc)
         budget = EDIT_BUDGET if doc.settled else FIRST_BUDGET
+        large = doc.index.length > SETTLE_SIZE
+        if large and not doc.checked:
+            release_free_memory()  # what the opening message freed (its bytes and decoded copies)
+        doc.checked = True
         report = check_document(doc.text, path=str(doc.path) if doc.path else None, config=config, budget=budget,
                                 parsed=doc.parsed, analyzer=self.analyzer)
         if not report.is_tool_file and not self.is_candidate(doc, config):
@@ -224,12 +229,13 @@ class ToolcastServer(LanguageServer):
         doc.report, doc.report_version = report, doc.version
         if report.pending:
             if doc.uri not in self.completing and _in_event_loop():
-                if doc.index.length > SETTLE_SIZE:
+                if large:
                     gc.freeze()  # as below, for the seconds the first check goes on: edits come meanwhile
                 self.completing[doc.uri] = asyncio.ensure_future(self._complete(doc))
         elif not doc.settled:
             doc.settled = True
-            if doc.index.length > SETTLE_SIZE:
+            if large:
+                release_free_memory()  # what the first check freed: the heap keeps what edits reuse from now on
                 # A large document's first analysis leaves millions of long-lived objects (tree,
                 # values, findings). Freezing them keeps the cycle collector from walking them all
                 # on later keystrokes (a pause of 100 ms and more); reference counting still frees
