@@ -31,6 +31,7 @@ from pygls.protocol import LanguageServerProtocol
 
 from .diagnostics import RawJson
 from .framing import ByteSource, FrameReader
+from .message_json import loads_body
 
 log = logging.getLogger("toolcast.server")
 
@@ -144,7 +145,7 @@ class ToolcastProtocol(LanguageServerProtocol):
         """One frame's body: a message handled, or a ParseError answer (id null) for one that is not JSON
         (its length may have been wrong: the reader looks for the next frame inside it)."""
         try:
-            message = json.loads(body, object_hook=self.structure_message)
+            message = loads_body(body, object_hook=self.structure_message)
         except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
             reader.unread_tail(body)
             log.warning("refused a message body that is not JSON: %s", exc)
