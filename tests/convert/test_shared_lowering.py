@@ -281,3 +281,32 @@ def test_equal_modes_share_one_walk() -> None:
     shared = _same_as_convert(tool, TargetOptions())
     # openai = openai-responses (strict); anthropic; gemini; gemini-json; mistral = mcp = bedrock (non-strict)
     assert shared.walks == 5
+
+
+@pytest.mark.parametrize("outcome", ["scanned", "walked"])
+def test_a_scan_leaves_no_cycle_for_the_collector(outcome: str) -> None:
+    """A check pauses the cycle collector, so whatever a scan leaves in a reference cycle lives until the
+    check ends (120,000 objects per 1,000 tools once, when ``node`` kept itself through its closure)."""
+    import gc
+
+    schema = {"type": "object", "properties": {"a": {"type": "string", "format": "uri"},
+                                               "b": {"type": "object", "properties": {"c": {"type": "integer"}}}}}
+    if outcome == "walked":
+        schema["required"] = ["missing"]  # a required name to declare: the scan gives up mid-way (raises)
+    mode = profile("openai").modes["strict"]
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        answer = scanned_lowering(schema, "/parameters", "openai", mode, scan(schema))
+        assert (answer is None) == (outcome == "walked")
+        del answer
+        gc.collect()
+        left = [o for o in gc.garbage if callable(o) or type(o).__name__ in ("Loss", "cell")]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
+    assert left == []
