@@ -14,7 +14,6 @@ arrive) and the complete check that follows. Prints one markdown table."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import shutil
@@ -25,14 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-
-def lspbench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "shared" / "bench" / "lspbench.py"
-    spec = importlib.util.spec_from_file_location("lspbench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from bench_lsp import SHARED_BENCH, _complete, load_lspbench
 
 
 def status(pid: int) -> dict[str, int]:
@@ -50,8 +42,7 @@ def complete(conn: Any, uri: str, timeout: float) -> None:
     """Wait for a publish of ``uri`` without the "still checking" notice."""
     while True:
         _, params = conn.diagnostics.get(timeout=timeout)
-        if params.get("uri") == uri and not any(
-                "still checking" in d.get("message", "") for d in params.get("diagnostics", [])):
+        if params.get("uri") == uri and _complete(params.get("diagnostics", [])):
             return
 
 
@@ -99,7 +90,7 @@ def main() -> int:
     ap.add_argument("--toolcast-cmd", default=f"{Path(sys.executable).parent / 'toolcast'} serve")
     ap.add_argument("--timeout", type=float, default=300)
     args = ap.parse_args()
-    lb = lspbench()
+    lb = load_lspbench(SHARED_BENCH / "lspbench.py")
     print("| tools | RSS after `initialize` MB | peak to first diagnostics MB | open only: peak / RSS once complete MB "
           f"| {args.edits} edits in as many tools: peak / RSS once complete MB |")
     print("|---:|---:|---:|---|---|")

@@ -84,7 +84,8 @@ class _Scan:
 class Node:
     """A value. ``value`` is set for scalars; ``properties`` for objects, ``items`` for arrays.
 
-    Nodes are immutable once built (children of a lazy node are built once, on first access)."""
+    A node's offsets and value never change. Its children are built on first access, and ``release``
+    may let them go again (they are then built anew, equal, on the next access)."""
 
     __slots__ = ("_from", "_items", "_keys", "_props", "_py", "_src", "end", "kind", "start", "value")
 

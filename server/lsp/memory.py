@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import sys
 
 _M_TRIM_THRESHOLD = -1
@@ -18,6 +19,7 @@ _M_MMAP_MAX = -4
 KEEP_BYTES = 256 * 1024 * 1024
 
 
+@functools.cache  # the process's C library: looked up once (find_library runs a program to find it)
 def _libc() -> ctypes.CDLL | None:
     """The C library where it is glibc's allocator that these settings are for (Linux), else None."""
     if not sys.platform.startswith("linux"):
