@@ -1,6 +1,8 @@
 """``toolcast check PATH...``: every finding in the given tool files and folders;
 ``toolcast check --mcp -- COMMAND [ARGS...]`` / ``--mcp-url URL``: every finding in the tools a live
-MCP server lists, located as ``mcp:<server>/<tool>#<pointer inside the tool>``.
+MCP server lists, located as ``mcp:<server>/<tool>#<pointer inside the tool>``;
+``toolcast check --exec -- COMMAND [ARGS...]`` / ``--exec-dir DIR``: the tool each executable prints
+for ``--schema`` (seed 000's discovery), located as ``exec:<program>#<pointer inside the tool>``.
 
 Exit status: 0 no errors, 1 errors found, 2 usage error, unreadable input or an unreachable server.
 
@@ -34,8 +36,8 @@ def register(subparsers: Any) -> None:
 
     from .mcp_common import add_source_arguments
 
-    p = subparsers.add_parser("check", help="check tool files and folders, or a live MCP server's tools; "
-                                            "exit 1 when errors are found")
+    p = subparsers.add_parser("check", help="check tool files and folders, a live MCP server's tools, or tool "
+                                            "executables (--schema); exit 1 when errors are found")
     p.add_argument(
         "paths",
         nargs="*",
@@ -155,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
 
     if wants_server(args) or args.mcp_command:
         if args.paths:
-            print("toolcast check: give tool files or a server (--mcp / --mcp-url), not both", file=sys.stderr)
+            print("toolcast check: give tool files, a server (--mcp / --mcp-url) or tool executables (--exec / "
+                  "--exec-dir), not more than one", file=sys.stderr)
             return 2
         return run_server(args)
     if not args.paths:
@@ -171,7 +174,7 @@ def run_server(args: argparse.Namespace) -> int:
     from toolcast.adapters.checks.engine import config_findings
     from toolcast.adapters.checks.formats import Located
 
-    from .mcp_common import fetch_document, tool_location
+    from .mcp_common import fetch_document, live_location
 
     if _bad_codes(args):
         return 2
@@ -182,10 +185,11 @@ def run_server(args: argparse.Namespace) -> int:
     located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
                                                                               strict=True)]
     report = Analyzer().check_document(live.text, config=cfg)  # this run's analyzer: one document
-    for item in _locate(f"mcp:{live.server}", live.text, list(report.findings), args.format):
-        where, _inner = tool_location(live.server, item.finding.pointer, live.tools)
+    for item in _locate(live.shown, live.text, list(report.findings), args.format):
+        where, _inner = live_location(live, item.finding.pointer)
         located.append(replace(item, where=where, line_text=""))
-    return _emit(located, args, f"{len(live.tools)} tool(s) of MCP server {live.server} checked")
+    # A tool executable that could not be asked is an unreadable input: exit 2 once the others are checked.
+    return _emit(located, args, f"{len(live.tools)} tool(s) of {live.described} checked", 2 if live.failures else 0)
 
 
 def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:

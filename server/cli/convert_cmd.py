@@ -1,6 +1,8 @@
 """``toolcast convert FILE --to TARGET``: the provider's JSON on stdout, each loss on stderr.
 ``toolcast convert --mcp -- COMMAND [ARGS...] --to TARGET`` (or ``--mcp-url URL``) converts the tools a
-live MCP server lists; its losses are located as ``mcp:<server>/<tool>#<pointer inside the tool>``."""
+live MCP server lists; its losses are located as ``mcp:<server>/<tool>#<pointer inside the tool>``.
+``--exec -- COMMAND`` / ``--exec-dir DIR`` convert the tools executables print for ``--schema``
+(located as ``exec:<program>#<pointer inside the tool>``)."""
 
 from __future__ import annotations
 
@@ -70,14 +72,15 @@ def run(args: argparse.Namespace) -> int:
     live = None
     if wants_server(args) or getattr(args, "mcp_command", None):
         if args.file is not None:
-            print("toolcast convert: give a tool file or a server (--mcp / --mcp-url), not both", file=sys.stderr)
+            print("toolcast convert: give a tool file, a server (--mcp / --mcp-url) or tool executables (--exec / "
+                  "--exec-dir), not more than one", file=sys.stderr)
             return 2
         from .mcp_common import fetch_document
 
         live = fetch_document(args, "convert")
-        if live is None:
+        if live is None or live.failures:  # a folder's failing executables: nothing is converted
             return 2
-        args.file = f"mcp:{live.server}"
+        args.file = live.shown
     elif args.file is None:
         print("toolcast convert: give a tool file (- for standard input), or a server: --mcp -- COMMAND [ARGS...] "
               "or --mcp-url URL", file=sys.stderr)
@@ -100,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"toolcast: {exc}", file=sys.stderr)
         return 2
     options = TargetOptions(strict=args.strict, gemini_type_case=args.gemini_type_case)
-    single = len(loaded) == 1 and loaded[0].pointer == ""
+    # One tool file, or one executable's tool (`--exec`): the tool itself, not a list of one.
+    single = len(loaded) == 1 and (loaded[0].pointer == "" or bool(getattr(args, "exec", False)))
     conversions: tuple[Conversion, ...]
     output: Any
     try:
@@ -117,10 +121,10 @@ def run(args: argparse.Namespace) -> int:
     records = [_record(args.file, parsed, index, lt, loss)
                for lt, conv in zip(loaded, conversions, strict=True) for loss in conv.losses]
     if live is not None:
-        from .mcp_common import tool_location
+        from .mcp_common import live_location
 
         for r in records:
-            r["location"] = tool_location(live.server, r["document_pointer"], live.tools)[0]
+            r["location"] = live_location(live, r["document_pointer"])[0]
     ok = all(c.ok for c in conversions)
     if args.format == "json":
         roundtrip = [c.roundtrip for c in conversions]
@@ -155,7 +159,7 @@ def _emit(args: argparse.Namespace, text: str, ok: bool) -> int:
     """Output to --out (only a successful conversion is written to a file) or stdout."""
     if args.out and ok:
         try:
-            source = None if args.file == "-" or args.file.startswith("mcp:") else Path(args.file)
+            source = None if args.file == "-" or args.file.startswith(("mcp:", "exec:")) else Path(args.file)
             write_atomic(Path(args.out), text, source=source)
         except ToolcastError as exc:
             print(f"toolcast: {exc}", file=sys.stderr)
