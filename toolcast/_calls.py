@@ -43,7 +43,8 @@ class MappedCall:
                 "problems": [{"pointer": p.pointer, "message": p.message} for p in self.problems]}
 
 
-def map_call_back(call: Any, tools: AdaptedList | Iterable[Adapted], *, source: str | None = None) -> MappedCall:
+def map_call_back(call: Any, tools: Adapted | AdaptedList | Iterable[Adapted], *,
+                  source: str | None = None) -> MappedCall:
     """``call``, one tool call as the provider returned it (a dict or an SDK object): an Anthropic ``tool_use``
     block, an OpenAI or Mistral Chat ``tool_calls`` item, a Responses ``function_call`` item, a Gemini
     ``functionCall`` part or ``FunctionCall``. ``tools``: what ``adapt_all`` (or ``adapt``) gave for the request.
@@ -54,7 +55,7 @@ def map_call_back(call: Any, tools: AdaptedList | Iterable[Adapted], *, source: 
     if kind not in RESPONSE_SOURCES:
         raise ConversionError(kind, "to_canonical", f"unknown source; expected one of: {', '.join(RESPONSE_SOURCES)}")
     body, prefix = _as_response(value, kind)
-    sent = tuple(tools.tools if isinstance(tools, AdaptedList) else tools)
+    sent = _sent(tools)
     try:
         response = from_wire(body, kind)
     except MessageFormatError as exc:  # the place in the call, not in the response built around it
@@ -68,6 +69,15 @@ def map_call_back(call: Any, tools: AdaptedList | Iterable[Adapted], *, source: 
     found = calls[0]
     return MappedCall(found.id, found.name, found.arguments,
                       tuple(CallProblem(p.pointer, p.message) for p in problems))
+
+
+def _sent(tools: Adapted | AdaptedList | Iterable[Adapted]) -> tuple[Adapted, ...]:
+    """The tools as sent: their conversions hold the wire names and round-trip records the call is mapped with."""
+    sent = (tools,) if isinstance(tools, Adapted) else tuple(tools.tools if isinstance(tools, AdaptedList) else tools)
+    for item in sent:
+        if not isinstance(item, Adapted):
+            raise TypeError(f"tools: expected what adapt or adapt_all returned, found {type(item).__name__}")
+    return sent
 
 
 def _source_of(value: Any) -> str:

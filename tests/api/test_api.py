@@ -140,6 +140,9 @@ def test_adapt_all_output_is_what_the_sdks_take() -> None:
     assert anthropic.output == [t.output for t in anthropic.tools]
     for out in anthropic.output:
         VALIDATORS["anthropic"](out)
+    declarations = [types.FunctionDeclaration.model_validate(d) for d in gemini.output[0]["functionDeclarations"]]
+    again = toolcast.adapt_all([types.Tool(function_declarations=declarations)], "gemini")  # the SDK's Tool
+    assert again.output == gemini.output
     bedrock = toolcast.adapt_all(iter(tools["tools"]), "bedrock")  # any iterable of tools
     assert bedrock.output == {"tools": [t.output for t in bedrock.tools]}
     assert bedrock.to_dict()["roundtrip"] == [t.roundtrip for t in bedrock.tools]
@@ -203,6 +206,14 @@ def test_map_call_back_gives_what_toolcast_response_gives(tmp_path: Path) -> Non
     assert done.stderr.splitlines() == shown
     assert [(p.pointer, p.message) for p in mapped.problems] == [
         ("/city", "'P' is too short"), ("/days", "9 is greater than the maximum of 7")]
+
+
+def test_map_call_back_takes_one_adapted_tool_and_refuses_other_tools() -> None:
+    one = toolcast.adapt(WEATHER, "anthropic")
+    call = {"type": "tool_use", "id": "t", "name": "weather_get", "input": {"city": "Paris"}}
+    assert toolcast.map_call_back(call, one).name == "weather.get"
+    with pytest.raises(TypeError, match="tools: expected what adapt or adapt_all returned, found dict"):
+        toolcast.map_call_back(call, [WEATHER])  # type: ignore[list-item]
 
 
 def test_a_call_of_a_tool_not_sent_is_a_problem_not_an_error() -> None:
