@@ -70,3 +70,32 @@ def test_the_built_layout_in_a_fresh_virtualenv(tmp_path: Path) -> None:
     assert seen["server"] == str(lib / "toolcast" / "server" / "cli" / "__init__.py")
     assert seen["typed"] is True and seen["findings"] == 2
     assert seen["output"] == {"name": "f", "parameters": {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}}}
+    typed_for_users(lib, tmp_path)
+
+
+USER = """
+import toolcast
+
+adapted: toolcast.Adapted = toolcast.adapt({"name": "f"}, "gemini")
+output: dict[str, object] = adapted.output
+call: toolcast.MappedCall = toolcast.map_call_back({"name": "f", "args": {}}, [adapted])
+codes: list[str] = [f.code for f in toolcast.check("{}")]
+modes: list[str] = list(toolcast.providers()["gemini"].modes)
+try:
+    toolcast.adapt({}, "openai")
+except toolcast.ConversionError as e:
+    where: str = e.target + e.direction + e.pointer
+wrong: int = adapted.name
+"""
+
+
+def typed_for_users(lib: Path, work: Path) -> None:
+    """A program using the API type-checks under mypy --strict against the built package (its py.typed), and
+    a wrong type is caught: the annotations reach users."""
+    (work / "user.py").write_text(USER, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
+                           "user.py"], capture_output=True, text=True, cwd=work, timeout=300,
+                          env={**os.environ, "MYPYPATH": str(lib)})
+    assert done.stdout.splitlines() == [
+        'user.py:13: error: Incompatible types in assignment (expression has type "str", variable has type "int")  '
+        "[assignment]", "Found 1 error in 1 file (checked 1 source file)"], done.stdout + done.stderr
