@@ -89,7 +89,8 @@ def to_canonical(obj: Any, source: str | None = None, *, roundtrip: Mapping[str,
 
 def _read(value: Any, source: str | None, *, one: bool) -> list[CanonicalTool]:
     shape = source or "auto"
-    if not one and isinstance(value, Iterable) and not isinstance(value, (Mapping, str, bytes)):
+    if not one and isinstance(value, Iterable) and not isinstance(value, (Mapping, str, bytes)) and not hasattr(
+            value, "model_dump"):  # a pydantic model iterates over its fields: it is one value, not a list
         value = list(value)  # a generator or tuple of SDK objects reads as a list of tools
     loaded = load_tools(plain_json(value, shape), source)
     if one and len(loaded) != 1:

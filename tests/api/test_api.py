@@ -141,8 +141,8 @@ def test_adapt_all_output_is_what_the_sdks_take() -> None:
     for out in anthropic.output:
         VALIDATORS["anthropic"](out)
     declarations = [types.FunctionDeclaration.model_validate(d) for d in gemini.output[0]["functionDeclarations"]]
-    again = toolcast.adapt_all([types.Tool(function_declarations=declarations)], "gemini")  # the SDK's Tool
-    assert again.output == gemini.output
+    for sdk_tools in ([types.Tool(function_declarations=declarations)], types.Tool(function_declarations=declarations)):
+        assert toolcast.adapt_all(sdk_tools, "gemini").output == gemini.output  # the SDK's Tool, alone or listed
     bedrock = toolcast.adapt_all(iter(tools["tools"]), "bedrock")  # any iterable of tools
     assert bedrock.output == {"tools": [t.output for t in bedrock.tools]}
     assert bedrock.to_dict()["roundtrip"] == [t.roundtrip for t in bedrock.tools]
