@@ -6,7 +6,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-MAPPING = {"adapters": "toolcast.adapters", "server": "toolcast.server", "schemas": "toolcast.schemas"}
+MAPPING = {"toolcast": "toolcast", "adapters": "toolcast.adapters", "server": "toolcast.server",
+           "schemas": "toolcast.schemas"}
 
 
 def test_every_source_package_is_listed_in_pyproject() -> None:

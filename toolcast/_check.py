@@ -1,0 +1,111 @@
+"""``check``: the findings of one tool document, as ``toolcast check FILE --format json`` reports them (the same
+checks, configuration and records)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from toolcast.adapters.errors import ToolcastError
+from toolcast.adapters.targets import check_target
+
+from ._inputs import plain_json
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem, at 1-based ``line``/``column`` (code points; the end is exclusive) and at ``pointer`` (a JSON
+    pointer into the checked document). ``code`` is the stable rule code (``TC…``, see docs/rules.md), ``target``
+    the provider it concerns (None: every provider), ``tool_name`` the tool it is in (None: the file)."""
+
+    code: str
+    severity: str
+    message: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    pointer: str
+    target: str | None
+    tool_name: str | None
+    _record: dict[str, Any] = field(repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record ``toolcast check --format json`` prints (rule name, fixes and related places included)."""
+        return json.loads(json.dumps(self._record))  # type: ignore[no-any-return]
+
+
+def check(source: Any, *, targets: Sequence[str] | None = None, select: Sequence[str] = (),
+          ignore: Sequence[str] = ()) -> tuple[Finding, ...]:
+    """Every finding in ``source``: a ``pathlib.Path`` (or other path object) of a tool file, checked with the
+    configuration of its folder (``toolcast.toml`` / ``pyproject.toml``); a ``str``, which is the document's
+    JSON/JSONC text when it starts with ``{``, ``[`` or a comment and a file's path otherwise; or a tool value
+    (dict, list or SDK object). ``targets`` narrows the providers checked, ``select``/``ignore`` the rule codes
+    or code prefixes, as ``toolcast check --target/--select/--ignore`` do."""
+    from toolcast.adapters.checks.api import check_document
+    from toolcast.adapters.checks.config import CheckConfig, load_config
+    from toolcast.adapters.checks.engine import config_findings
+    from toolcast.adapters.checks.formats import Located, record
+    from toolcast.adapters.checks.positions import Positions
+
+    shown, text, path = _document(source)
+    config, problems = load_config(path.parent) if path is not None else (CheckConfig(), [])
+    config = _narrowed(config, targets, select, ignore)
+    report = check_document(text, path=None if path is None else str(path), config=config)
+    located = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems), strict=True)]
+    pos = Positions(text)
+    for finding in report.findings:
+        line, col = pos.line_col(finding.span[0])
+        end_line, end_col = pos.line_col(finding.span[1])
+        located.append(Located(shown, finding, line + 1, col + 1, end_line + 1, end_col + 1))
+    return tuple(_public(record(item)) for item in located)
+
+
+def _document(source: Any) -> tuple[str, str, Path | None]:
+    """(the name findings give the document, its text, its path when it is a file)."""
+    if isinstance(source, str) and _is_text(source):
+        return "<text>", source, None
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        try:
+            return str(path), path.read_bytes().decode("utf-8-sig"), path
+        except UnicodeDecodeError as exc:
+            raise ToolcastError(f"{path}: not UTF-8 (byte {exc.start})") from None
+        except OSError as exc:
+            raise ToolcastError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return "<value>", json.dumps(plain_json(source, "auto"), indent=2, ensure_ascii=False), None
+
+
+def _is_text(value: str) -> bool:
+    head = value.lstrip("\ufeff \t\r\n")
+    return not head or head[0] in "{[" or head.startswith(("//", "/*"))
+
+
+def _narrowed(config: Any, targets: Sequence[str] | None, select: Sequence[str], ignore: Sequence[str]) -> Any:
+    select, ignore = _listed(select), _listed(ignore)
+    for code in (*select, *ignore):
+        if not (code.startswith("TC") and code[2:].isdigit() and len(code) <= 5):
+            raise ValueError(f"not a rule code or prefix: {code!r}")
+    if targets is not None:
+        wanted = tuple(check_target(t) for t in _listed(targets))
+        config = replace(config, targets=tuple(t for t in config.targets if t in wanted) or wanted)
+    if select:
+        config = replace(config, select=select)
+    if ignore:
+        config = replace(config, ignore=config.ignore + ignore)
+    return config
+
+
+def _listed(values: Sequence[str]) -> tuple[str, ...]:
+    """One name or several (a lone string is one name, not its characters)."""
+    return (values,) if isinstance(values, str) else tuple(values)
+
+
+def _public(rec: dict[str, Any]) -> Finding:
+    return Finding(rec["code"], rec["severity"], rec["message"], rec["path"], rec["line"], rec["column"],
+                   rec["end_line"], rec["end_column"], rec["pointer"], rec["target"], rec["tool_name"], rec)

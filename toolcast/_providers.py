@@ -1,0 +1,51 @@
+"""``targets`` and ``providers``: the targets ``adapt`` takes and what each keeps and loses, read from the
+capability profiles (``schemas/providers/<target>.json``) as ``toolcast providers`` prints them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolcast.adapters.providers import profile
+from toolcast.adapters.targets import TARGETS
+
+
+@dataclass(frozen=True)
+class Provider:
+    """One target. ``modes`` maps each mode (``strict``/``non_strict``, or ``default`` for a target with one) to
+    what happens to each schema keyword or feature there: ``kept``, ``folded`` (into the description),
+    ``dropped``, ``rejected``, or how it is rewritten (``inlined``, ``as anyOf``, ``merged`` ...);
+    ``formats`` lists the string formats kept. Names must match ``name_pattern`` and be at most
+    ``name_max_length`` long; ``description_max_length`` is None when there is no limit."""
+
+    target: str
+    display_name: str
+    default_mode: str
+    modes: Mapping[str, Mapping[str, str]]
+    name_pattern: str
+    name_max_length: int
+    description_max_length: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target, "display_name": self.display_name, "default_mode": self.default_mode,
+                "modes": {m: dict(row) for m, row in self.modes.items()}, "name_pattern": self.name_pattern,
+                "name_max_length": self.name_max_length, "description_max_length": self.description_max_length}
+
+
+def targets() -> tuple[str, ...]:
+    """Every target name ``adapt`` takes, in a fixed order."""
+    return TARGETS
+
+
+def providers() -> dict[str, Provider]:
+    """Every target's ``Provider``, keyed by target name (the order of ``targets()``)."""
+    from toolcast.server.cli.providers_cmd import matrix  # the table `toolcast providers` prints
+
+    table = matrix()
+    out: dict[str, Provider] = {}
+    for target in TARGETS:
+        prof = profile(target)
+        out[target] = Provider(target, prof.display_name, prof.default_mode, table[target],
+                               prof.names.pattern.pattern, prof.names.max_length, prof.names.description_max)
+    return out
