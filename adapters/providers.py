@@ -213,3 +213,27 @@ def effective_strict(target: str, overrides: Mapping[str, Any], source_shape: st
         if isinstance(own, Mapping) and isinstance(own.get("strict"), bool):
             return bool(own["strict"])
     return has_strict(target) and profile(target).strict_default
+
+
+def capability_matrix() -> dict[str, dict[str, dict[str, str]]]:
+    """target → mode → keyword → what happens to it: the table ``toolcast providers`` prints and the
+    library's ``providers()`` returns."""
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for target in TARGETS:
+        profile = load_profile(target)
+        for name, mode in profile["modes"].items():
+            row = {k: {"fold": "folded", "drop": "dropped", "reject": "rejected"}.get(v, v)
+                   for k, v in mode.get("keywords", {}).items()}
+            row["$ref"] = "inlined" if mode.get("refs") == "inline" or not mode.get("recursion") else "kept"
+            row["recursion"] = "kept" if mode.get("recursion") and mode.get("refs") != "inline" else "cut"
+            row["oneOf"] = "as anyOf" if mode.get("oneOf") == "anyOf" else "kept"
+            row["allOf"] = "merged" if mode.get("allOf") == "merge" else "kept"
+            row["const"] = "as enum" if mode.get("const") == "enum" else "kept"
+            row["type arrays"] = "as nullable" if mode.get("type_arrays") == "nullable" else "kept"
+            row["additionalProperties"] = ("dropped" if mode.get("additionalProperties") == "drop"
+                                           else "false only" if mode.get("closed_objects") else "kept")
+            formats = mode.get("formats")
+            row["formats"] = "all" if formats is None else ", ".join(
+                sorted(formats) if isinstance(formats, list) else sorted(f for v in formats.values() for f in v))
+            out.setdefault(target, {})[name] = row
+    return out

@@ -40,9 +40,9 @@ def targets() -> tuple[str, ...]:
 
 def providers() -> dict[str, Provider]:
     """Every target's ``Provider``, keyed by target name (the order of ``targets()``)."""
-    from toolcast.server.cli.providers_cmd import matrix  # the table `toolcast providers` prints
+    from toolcast.adapters.providers import capability_matrix  # the table `toolcast providers` prints
 
-    table = matrix()
+    table = capability_matrix()
     out: dict[str, Provider] = {}
     for target in TARGETS:
         prof = profile(target)

@@ -83,7 +83,8 @@ def test_url_where_nothing_listens(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (("check", "--mcp"), "--mcp needs the server command after `--`"),
     (("check", "--mcp-url", "localhost:3000"), "--mcp-url needs an http:// or https:// URL"),
-    (("check", "--mcp-url", "http://127.0.0.1:1/mcp", "--mcp", "--", "x"), "give one source of tools, not --mcp and --mcp-url"),
+    (("check", "--mcp-url", "http://127.0.0.1:1/mcp", "--mcp", "--", "x"),
+     "give one source of tools, not --mcp and --mcp-url"),
     (("check",), "give tool files or folders, or a server"),
     (("check", "examples", "--mcp", "--", "x"), "give tool files, a server (--mcp / --mcp-url) or tool executables"),
     (("convert", "f.json", "--to", "openai", "--mcp", "--", "x"), "give a tool file, a server"),
