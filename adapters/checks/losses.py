@@ -12,7 +12,14 @@ from ..losses import Action, Effect, Loss
 from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
 from .edits import FixSpec, Op
-from .rules import LOSS_NARROWING, LOSS_NEUTRAL, LOSS_REJECTED, LOSS_UNSATISFIABLE, LOSS_WIDENING
+from .rules import (
+    LOSS_NARROWING,
+    LOSS_NEUTRAL,
+    LOSS_REJECTED,
+    LOSS_STRICT_CLOSURE,
+    LOSS_UNSATISFIABLE,
+    LOSS_WIDENING,
+)
 
 _EFFECT_CODES = {
     Effect.NEUTRAL: LOSS_NEUTRAL,
@@ -28,10 +35,20 @@ def changes_meaning(code: str) -> bool:
     return code.startswith("TC5") and code != _EFFECT_CODES[Effect.NEUTRAL]
 
 
+def is_strict_closure(loss: Loss) -> bool:
+    """Strict mode adding ``additionalProperties: false`` to an object that never said (the walker's and
+    the scan's ``_closed_said``: no value, since the keyword is not in the source). A map the source
+    declares (``additionalProperties`` with a schema or ``true``) carries its value and stays TC503."""
+    return (loss.keyword == "additionalProperties" and loss.value is None and loss.action == Action.LOWERED
+            and loss.effect == Effect.NARROWING)
+
+
 def loss_code(loss: Loss) -> str:
     """Codes by effect, so narrowing/unsatisfiable/rejected losses can be louder than neutral ones."""
     if loss.action == Action.REJECTED:
         return LOSS_REJECTED
+    if is_strict_closure(loss):
+        return LOSS_STRICT_CLOSURE
     return _EFFECT_CODES.get(loss.effect, LOSS_WIDENING)
 
 
