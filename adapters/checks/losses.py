@@ -13,6 +13,7 @@ from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
 from .edits import FixSpec, Op
 from .rules import (
+    DESCRIPTION_TOO_LONG,
     LOSS_NARROWING,
     LOSS_NEUTRAL,
     LOSS_REJECTED,
@@ -87,8 +88,13 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
     # Codes the configuration turns off are never made: TC501 alone (off unless selected) is most of an
     # ordinary tool's losses, and a finding made only to be dropped costs its placing and its memory.
     enabled: dict[str, bool] = {}
+    # The description cut to a target's limit is TC609's finding, on the same text for the same targets:
+    # one finding per fact (``convert`` still lists the loss, a widening).
+    cut_told = config.is_enabled(DESCRIPTION_TOO_LONG)
     for lt, conv in conversions(value, shape, config):
         for loss in conv.losses:
+            if cut_told and loss.pointer == "/description" and loss.keyword == "description":
+                continue
             code = loss_code(loss)
             on = enabled.get(code)
             if on is None:

@@ -66,8 +66,14 @@ def test_a_tool_without_parameters_has_no_narrowing_finding_for_any_target(param
         assert not [loss.message for loss in convert(tool, target).losses if loss.effect.value == "narrowing"], target
 
 
-def test_a_description_cut_to_the_limit_is_a_widening_warning() -> None:
+def test_a_description_cut_to_the_limit_is_one_warning_and_a_widening_loss() -> None:
     text = doc({**OPEN, "additionalProperties": False}, description="Weather. " * 200)
-    (cut,) = [f for f in check_document(text).findings if f.code == "TC502" and "cut to" in f.message]
-    assert cut.data["loss"]["effect"] == "widening"
-    assert set(cut.data["targets"]) == {"openai", "openai-responses"}
+    found = check_document(text).findings
+    (too_long,) = [f for f in found if f.pointer == "/description"]  # one finding for one fact
+    assert too_long.code == "TC609" and set(too_long.data["targets"]) == {"openai", "openai-responses"}
+    # with TC609 turned off, the loss itself is the warning, a widening
+    (cut,) = [f for f in check_document(text, config=CheckConfig(ignore=("TC609",))).findings
+              if f.pointer == "/description"]
+    assert cut.code == "TC502" and cut.data["loss"]["effect"] == "widening" and "cut to" in cut.message
+    conv = convert(load_tools(json.loads(text))[0].tool, "openai")
+    assert [loss.effect.value for loss in conv.losses if loss.keyword == "description"] == ["widening"]
