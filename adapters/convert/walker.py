@@ -480,7 +480,7 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str, sources: list[Any] 
         closures.append(_closure(written, branch.get("properties", written.get("properties")
                                                      if isinstance(written, dict) else None), branch))
         for key, value in branch.items():
-            if key in ("additionalProperties", "patternProperties") and any(closures):
+            if key == "additionalProperties" and any(closures):
                 continue  # decided below, from what each part lets through
             # Merged member by member only when both sides have the valid type; otherwise they are
             # compared as a whole below (an invalid schema is refused, never a crash).
@@ -511,8 +511,8 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str, sources: list[Any] 
     forbidden = _intersect(merged, [c for c in closures if c is not None])
     if forbidden is None:
         w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.WIDENING,
-               f"`allOf` branches merged into one schema for {w.target}: a closed branch with "
-               "`patternProperties` is merged as a union, so keys it forbids may be sent")
+               f"`allOf` branches merged into one schema for {w.target}: closed branches with "
+               "`patternProperties` are merged as a union, so keys a branch forbids may be sent")
         return merged
     req = merged.get("required")
     blocked = [r for r in req if r in forbidden] if isinstance(req, list) else []
@@ -558,10 +558,10 @@ def _closure(written: Any, props: Any, part: Mapping[str, Any]) -> _Closure | No
 def _intersect(merged: dict[str, Any], closures: list[_Closure]) -> list[str] | None:
     """Limit ``merged`` to what every closed part allows (JSON Schema applies each part's
     ``additionalProperties`` to the keys that part does not list); the names no key may have now, or
-    None when a closed part has ``patternProperties`` (not merged: which names it lets through is a regex)."""
+    None when a part has ``patternProperties`` (not merged: which names it lets through is a regex)."""
     if not closures:
         return []
-    if any(pattern for _, _, pattern in closures):
+    if merged.get("patternProperties") or any(pattern for _, _, pattern in closures):
         return None
     props = merged.get("properties")
     if not isinstance(props, dict):

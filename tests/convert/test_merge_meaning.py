@@ -100,3 +100,12 @@ def test_the_source_schema_is_left_as_it_was() -> None:
     tool = CanonicalTool("t", "d", source)
     convert(tool, "openai")
     assert tool.parameters["properties"] == {"outer": STR}
+
+
+def test_an_open_part_with_pattern_properties_next_to_a_closed_one_is_kept_and_reported() -> None:
+    schema = {**closed(outer=STR), "allOf": [{"type": "object", "patternProperties": {"^x": {"type": "integer"}}}]}
+    conv = convert(CanonicalTool("t", "d", schema), "gemini-json")
+    out = schema_of("gemini-json", conv.output)
+    assert out.get("patternProperties") == {"^x": {"type": "integer"}} or any(
+        loss.keyword == "patternProperties" for loss in conv.losses)
+    assert any(loss.keyword == "allOf" and loss.effect == Effect.WIDENING for loss in conv.losses)
