@@ -85,6 +85,17 @@ class CheckConfig:
             return not (rule is not None and rule.opt_in)
         return severity is not None
 
+    def severity_of(self, code: str, default: Severity) -> Severity | None:
+        """The severity a finding of ``code`` is shown with: the configured one, else the rule's severity
+        when selected by its own code (``Rule.selected``), else ``default``; None when turned off."""
+        configured = self.severity_override(code, _UNSET)
+        if configured is not _UNSET:
+            return configured  # type: ignore[no-any-return]
+        rule = RULES.get(code)
+        if rule is not None and rule.selected is not None and code in self.select:
+            return rule.selected
+        return default
+
     def severity_override(self, code: str, default: Any) -> Any:
         """The configured severity for ``code`` (longest matching prefix wins), or ``default``."""
         best: str | None = None

@@ -22,7 +22,8 @@ def render() -> str:
     for r in RULES.values():
         summary = r.summary.replace("|", "\\|")
         out.append(
-            f"| [{r.code}](#{r.code.lower()}) | {r.name} | {r.severity.value}{' (opt-in)' if r.opt_in else ''} | "
+            f"| [{r.code}](#{r.code.lower()}) | {r.name} | {r.severity.value}{' (opt-in)' if r.opt_in else ''}"
+            f"{f' ({r.selected.value} when selected)' if r.selected else ''} | "
             f"{'yes' if r.fix_available else ''} | {summary} |"
         )
     family = ""
@@ -37,6 +38,7 @@ def render() -> str:
             "",
             f"**{r.name}** · default severity: {r.severity.value}"
             f"{' · off unless selected' if r.opt_in else ''}"
+            f"{f' · {r.selected.value} when selected by code' if r.selected else ''}"
             f"{' · fix available' if r.fix_available else ''}",
             "",
             r.summary,

@@ -654,7 +654,7 @@ def _finish(
 def _configure(f: Finding, config: CheckConfig) -> Finding | None:
     if not config.is_enabled(f.code):
         return None
-    sev = config.severity_override(f.code, f.severity)
+    sev = config.severity_of(f.code, f.severity)
     if sev is None:
         return None
     if sev != f.severity:

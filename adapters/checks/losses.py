@@ -12,7 +12,15 @@ from ..losses import Action, Effect, Loss
 from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
 from .edits import FixSpec, Op
-from .rules import LOSS_NARROWING, LOSS_NEUTRAL, LOSS_REJECTED, LOSS_UNSATISFIABLE, LOSS_WIDENING
+from .rules import (
+    DESCRIPTION_TOO_LONG,
+    LOSS_NARROWING,
+    LOSS_NEUTRAL,
+    LOSS_REJECTED,
+    LOSS_STRICT_CLOSURE,
+    LOSS_UNSATISFIABLE,
+    LOSS_WIDENING,
+)
 
 _EFFECT_CODES = {
     Effect.NEUTRAL: LOSS_NEUTRAL,
@@ -28,10 +36,20 @@ def changes_meaning(code: str) -> bool:
     return code.startswith("TC5") and code != _EFFECT_CODES[Effect.NEUTRAL]
 
 
+def is_strict_closure(loss: Loss) -> bool:
+    """Strict mode adding ``additionalProperties: false`` to an object that never said (the walker's and
+    the scan's ``_closed_said``: no value, since the keyword is not in the source). A map the source
+    declares (``additionalProperties`` with a schema or ``true``) carries its value and stays TC503."""
+    return (loss.keyword == "additionalProperties" and loss.value is None and loss.action == Action.LOWERED
+            and loss.effect == Effect.NARROWING)
+
+
 def loss_code(loss: Loss) -> str:
     """Codes by effect, so narrowing/unsatisfiable/rejected losses can be louder than neutral ones."""
     if loss.action == Action.REJECTED:
         return LOSS_REJECTED
+    if is_strict_closure(loss):
+        return LOSS_STRICT_CLOSURE
     return _EFFECT_CODES.get(loss.effect, LOSS_WIDENING)
 
 
@@ -70,8 +88,13 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
     # Codes the configuration turns off are never made: TC501 alone (off unless selected) is most of an
     # ordinary tool's losses, and a finding made only to be dropped costs its placing and its memory.
     enabled: dict[str, bool] = {}
+    # The description cut to a target's limit is TC609's finding, on the same text for the same targets:
+    # one finding per fact (``convert`` still lists the loss, a widening).
+    cut_told = config.is_enabled(DESCRIPTION_TOO_LONG)
     for lt, conv in conversions(value, shape, config):
         for loss in conv.losses:
+            if cut_told and loss.pointer == "/description" and loss.keyword == "description":
+                continue
             code = loss_code(loss)
             on = enabled.get(code)
             if on is None:

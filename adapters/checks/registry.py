@@ -25,6 +25,9 @@ class Rule:
     #: Off unless ``select`` or ``severity`` names it (by code or prefix): rules whose findings are
     #: informative but would bury the real ones in an editor when every tool has several.
     opt_in: bool = False
+    #: The severity when ``select`` names this code itself: a rule quiet by default (information) that a
+    #: user who asks for it wants to see as loudly as the rest of the family.
+    selected: Severity | None = None
 
     @property
     def family(self) -> str:

@@ -32,13 +32,13 @@ FAMILIES: dict[str, str] = {
 
 def _rule(
     code: str, name: str, severity: Severity, summary: str, why: str, bad: str, good: str, fix: bool = False,
-    opt_in: bool = False,
+    opt_in: bool = False, selected: Severity | None = None,
 ) -> str:
     """Register the rule and return its code, bound by the caller to a constant named after the rule
     (``REQUIRED_UNDEFINED = _rule("TC302", "required-undefined", ...)``): the code that emits a finding
     imports that constant, so it cannot name a code that is not registered."""
     doc = f"{why.strip()}\n\nBad:\n\n```json\n{bad.strip()}\n```\n\nFixed:\n\n```json\n{good.strip()}\n```\n"
-    return register(Rule(code, name, severity, summary, doc, fix, opt_in)).code
+    return register(Rule(code, name, severity, summary, doc, fix, opt_in, selected)).code
 
 
 _OK = (
@@ -394,6 +394,23 @@ LOSS_REJECTED = _rule(
     '{"type": "object", "properties": {"a": {"$ref": "#"}}}',
     '{"type": "object", "properties": {"a": {"type": "string"}}}',
     fix=True,
+)
+LOSS_STRICT_CLOSURE = _rule(
+    "TC510",
+    "loss-strict-closure",
+    I,
+    "Strict mode closes an object the schema left open (`additionalProperties: false` added).",
+    _LOSS_WHY + " Every strict converter closes objects, and almost no tool means to accept keys it does "
+    "not list, so this narrowing is information by default (`toolcast convert` still lists it); it is a "
+    "warning when selected by code (`select = [\"TC510\"]`). An explicit map (`additionalProperties` "
+    "with a schema or `true`) that strict mode closes stays TC503. A tool without parameters is a "
+    "no-argument tool everywhere and gets no finding. The fix says `additionalProperties: false` in the "
+    "source, so every target agrees.",
+    '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}',
+    '{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], '
+    '"additionalProperties": false}',
+    fix=True,
+    selected=W,
 )
 
 # --- TC6xx: provider limits ----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from ..losses import Action, Effect, Loss
 from ..model import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
 from ..providers import effective_strict, has_strict, name_rule, profile
 from ..targets import TargetOptions
-from .walker import lower
+from .walker import lower, no_arguments
 
 
 @dataclass(frozen=True)
@@ -81,8 +81,9 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
     limit = name_rule(target).description_max
     if description is not None and limit is not None and len(description) > limit:
         # OpenAI rejects the whole request for a longer description (providers.md §1.2): the text is cut
-        # so the tool can still be sent, and the loss says so (an annotation: no argument changes).
-        losses.append(Loss(target, "/description", "description", description, Action.LOWERED, Effect.NEUTRAL,
+        # so the tool can still be sent. Not neutral: the model no longer reads what was cut (guidance, and
+        # constraints folded into the text), so it may send what the author ruled out: widening.
+        losses.append(Loss(target, "/description", "description", description, Action.DROPPED, Effect.WIDENING,
                            f"description is {len(description):,} characters; {target} accepts at most "
                            f"{limit:,}: cut to {limit:,}"))
         description = description[:limit]
@@ -200,7 +201,7 @@ def _gemini(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -
     upper = ctx.options.gemini_type_case == "upper"
     if isinstance(params, dict) and not params.get("properties") and "anyOf" not in params:
         # No declared argument: Gemini rejects an OBJECT without properties, so no parameters are sent.
-        if ctx.tool.parameters.get("additionalProperties") is not False:
+        if not no_arguments(ctx.tool.parameters, is_root=True):  # a no-argument tool loses nothing
             ctx.losses.append(Loss(ctx.target, "/parameters", "properties", None, Action.LOWERED, Effect.NARROWING,
                                    f"no declared properties: sent without `parameters` ({ctx.target} rejects an "
                                    "object without properties), so no argument can be sent"))

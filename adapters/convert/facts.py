@@ -36,6 +36,7 @@ from .walker import (
     _nullable,
     _required_said,
     _type_list_said,
+    no_arguments,
 )
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
@@ -275,7 +276,8 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
                 props = {}
             if "additionalProperties" not in value:
                 added.append(jp.join(ptr, "additionalProperties"))
-                loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, _closed_said(target))
+                if not no_arguments(value, is_root):
+                    loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, _closed_said(target))
         if is_object and every and isinstance(props, dict):
             required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
             for name, sub in props.items():

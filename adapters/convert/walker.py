@@ -348,6 +348,14 @@ def _map_closed_said(target: str) -> Said:
             f"{target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
 
 
+def no_arguments(schema: Mapping[str, Any], is_root: bool) -> bool:
+    """A tool without parameters: a root that declares no property and no extra keys. Every provider
+    takes it as a function with no arguments, so closing it (strict) or leaving it out (Gemini) loses
+    nothing the author wrote."""
+    return is_root and not schema.get("properties") and not schema.get("patternProperties") \
+        and schema.get("additionalProperties") in (None, False)
+
+
 def _closed_said(target: str) -> Said:
     return (Action.LOWERED, Effect.NARROWING,
             f"{target} strict mode needs closed objects: keys not listed in `properties` can no longer be sent")
@@ -403,7 +411,7 @@ def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[
     for k, v in siblings.items():
         if k in merged and merged[k] != v and k not in ANNOTATIONS:
             merged = {"allOf": [resolved, siblings]} if w.mode.get("allOf") != "merge" else \
-                _merge_all_of(w, {"allOf": [resolved, siblings]}, ptr)
+                _merge_all_of(w, {"allOf": [resolved, siblings]}, ptr, sources=[target, siblings])
             break
         merged[k] = v
     w.loss(jp.join(ptr, "$ref"), "$ref", ref, Action.LOWERED, Effect.NEUTRAL,
@@ -442,12 +450,20 @@ def _ref_pointer(ptr: str, ref: str) -> str:
     return root + ref[1:]
 
 
-def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
-    """Merge ``allOf`` branches into one schema, or refuse when the merge would change meaning."""
+def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str, sources: list[Any] | None = None) -> dict[str, Any]:
+    """Merge ``allOf`` branches into one schema, or refuse when the merge would change meaning.
+    ``sources``: the branches as written, when ``schema``'s are already lowered (strict mode closes
+    every object it lowers; only a closure the author wrote limits the merged keys)."""
     branches = schema.get("allOf")
     if not isinstance(branches, list):
         return schema
     merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
+    if isinstance(merged.get("properties"), dict):
+        merged["properties"] = dict(merged["properties"])  # merged into below: the input stays as it is
+    if isinstance(merged.get("required"), list):
+        merged["required"] = list(merged["required"])
+    # what each part lets through besides the properties it lists (None: open)
+    closures = [_closure(merged, merged.get("properties"), merged)]
     kptr = jp.join(ptr, "allOf")
     for i, raw in enumerate(branches):
         branch = _resolve_ref(w, raw, jp.join(kptr, i), 0) if isinstance(raw, dict) else raw
@@ -459,7 +475,13 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
             w.loss(kptr, "allOf", branches, Action.REJECTED, Effect.UNSATISFIABLE,
                    "`allOf` with a `false` branch accepts nothing")
             return merged
+        written = _written(w, sources[i] if sources is not None and i < len(sources) else raw)
+        # a `$ref` kept as it is (OpenAI keeps `$defs`) lists the names of what it points at
+        closures.append(_closure(written, branch.get("properties", written.get("properties")
+                                                     if isinstance(written, dict) else None), branch))
         for key, value in branch.items():
+            if key == "additionalProperties" and any(closures):
+                continue  # decided below, from what each part lets through
             # Merged member by member only when both sides have the valid type; otherwise they are
             # compared as a whole below (an invalid schema is refused, never a crash).
             if key == "properties" and isinstance(value, dict) and isinstance(merged.get(key, {}), dict):
@@ -470,6 +492,9 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
                     else:
                         props[name] = sub
             elif key == "required" and isinstance(value, list) and isinstance(merged.get(key, []), list):
+                if isinstance(written, dict) and written is not branch:
+                    # as written: strict mode requires every member of the branch it lowered
+                    value = written.get("required", []) if isinstance(written.get("required", []), list) else value
                 req = merged.setdefault("required", [])
                 req.extend(r for r in value if r not in req)
             elif key in ("description", "title"):
@@ -483,9 +508,80 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
                        f"`allOf` branches disagree on `{key}` and {w.target} has no `allOf`: "
                        "toolcast will not emit a schema that means something else")
                 return merged
+    forbidden = _intersect(merged, [c for c in closures if c is not None])
+    if forbidden is None:
+        w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.WIDENING,
+               f"`allOf` branches merged into one schema for {w.target}: closed branches with "
+               "`patternProperties` are merged as a union, so keys a branch forbids may be sent")
+        return merged
+    req = merged.get("required")
+    blocked = [r for r in req if r in forbidden] if isinstance(req, list) else []
+    if blocked:
+        w.loss(kptr, "allOf", branches, Action.REJECTED, Effect.UNSATISFIABLE,
+               f"`allOf` requires {', '.join(f'`{b}`' for b in blocked)}, which a closed branch does not list: "
+               "it accepts nothing")
+        return merged
+    note = (f" (closed branches let through only the keys they all list: {', '.join(f'`{f}`' for f in forbidden)} "
+            "can never be sent)") if forbidden else ""
     w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.NEUTRAL,
-           f"`allOf` branches merged into one schema for {w.target}")
+           f"`allOf` branches merged into one schema for {w.target}{note}")
     return merged
+
+
+#: A part of an ``allOf`` that limits the keys of the merged object: the names it lists, what it lets
+#: through besides them (``False`` or a schema for ``additionalProperties``), its ``patternProperties``.
+_Closure = tuple[frozenset[str], Any, Any]
+
+
+def _written(w: Walk, raw: Any) -> Any:
+    """A branch as the author wrote it: its local ``$ref`` followed in the original schema."""
+    for _ in range(32):
+        ref = raw.get("$ref") if isinstance(raw, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            break
+        target = jp.resolve(w.root, ref[1:], None) if ref[1:] == "" or ref[1:].startswith("/") else None
+        if target is None:
+            break
+        raw = target
+    return raw
+
+
+def _closure(written: Any, props: Any, part: Mapping[str, Any]) -> _Closure | None:
+    """What ``part`` lets through besides ``props``, when the author closed it (None when open)."""
+    extra = written.get("additionalProperties") if isinstance(written, dict) else None
+    if extra is None or extra is True:
+        return None
+    names = frozenset(props) if isinstance(props, dict) else frozenset()
+    return names, part.get("additionalProperties", extra), part.get("patternProperties")
+
+
+def _intersect(merged: dict[str, Any], closures: list[_Closure]) -> list[str] | None:
+    """Limit ``merged`` to what every closed part allows (JSON Schema applies each part's
+    ``additionalProperties`` to the keys that part does not list); the names no key may have now, or
+    None when a part has ``patternProperties`` (not merged: which names it lets through is a regex)."""
+    if not closures:
+        return []
+    if merged.get("patternProperties") or any(pattern for _, _, pattern in closures):
+        return None
+    props = merged.get("properties")
+    if not isinstance(props, dict):
+        props = {}
+    forbidden: list[str] = []
+    for name in list(props):
+        for names, extra, _ in closures:
+            if name in names:
+                continue
+            if extra is False:
+                forbidden.append(name)
+                del props[name]
+                break
+            props[name] = {"allOf": [props[name], extra]}
+    extras = [extra for _, extra, _ in closures]
+    merged["additionalProperties"] = False if False in extras else extras[0] if len(extras) == 1 \
+        else {"allOf": extras}
+    if "properties" in merged or props:
+        merged["properties"] = props
+    return forbidden
 
 
 def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[str, Any], ptr: str,
@@ -499,7 +595,8 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
         for key, value in (("properties", {}), ("additionalProperties", False)):
             if key not in out:
                 w.added.append(jp.join(ptr, key))
-                if key == "additionalProperties" and "additionalProperties" not in schema:
+                if key == "additionalProperties" and "additionalProperties" not in schema \
+                        and not no_arguments(schema, is_root):
                     w.loss(jp.join(ptr, key), key, None, *_closed_said(w.target))
             out[key] = out.get(key, value) if key == "properties" else value
     if is_object and mode.get("all_required") and isinstance(out.get("properties"), dict):

@@ -114,15 +114,30 @@ def load_tools(value: Any, shape: str | None = None) -> list[LoadedTool]:
                               'no tool found: expected a tool object, a list of tools or {"tools": [...]}')
     loaded = []
     for obj in objects:
-        found = shape or obj.shape
+        found = _gemini_field(obj.value, shape) if shape in _GEMINI else shape or obj.shape
         if found is None:
             raise ConversionError("auto", "to_canonical", _unrecognised(obj.value), obj.pointer)
         if shape is not None:
-            _check_forced(obj, shape)
+            _check_forced(obj, found)
         tool = _read(obj.value, found, obj.pointer)
         fields = FIELDS[found]
         loaded.append(LoadedTool(tool, obj.index, found, obj.pointer, {k: obj.pointer + v for k, v in fields.items()}))
     return loaded
+
+
+_GEMINI = ("gemini", "gemini-json")
+_JSON_SCHEMA_FIELDS = ("parametersJsonSchema", "parameters_json_schema", "responseJsonSchema", "response_json_schema")
+
+
+def _gemini_field(value: Any, shape: str) -> str:
+    """``--from gemini`` names a FunctionDeclaration, which holds its schema in `parameters` (OpenAPI
+    subset) or in `parametersJsonSchema` / `parameters_json_schema` (JSON Schema): read the field the
+    declaration uses, whichever of the two was named."""
+    if not isinstance(value, dict):
+        return shape
+    if "parameters" in value or "response" in value:
+        return "gemini"
+    return "gemini-json" if any(k in value for k in _JSON_SCHEMA_FIELDS) else shape
 
 
 def _check_forced(obj: ToolObject, shape: str) -> None:

@@ -62,13 +62,29 @@ def detect_shape(obj: Any) -> str | None:
             return "gemini"
     if "name" in obj and ("parameters" in obj or "description" in obj or "returns" in obj):
         return "canonical"
+    if isinstance(obj.get("name"), str) and "behavior" in obj:
+        # A Gemini FunctionDeclaration needs only a name (`parameters` and `description` are optional);
+        # `behavior` is Gemini's own field, so the name alone is enough here.
+        return "gemini"
     return None
+
+
+#: JSON Schema keywords whose value is a schema or a map of schemas: a key among them in `parameters` is
+#: that keyword, never a parameter of a legacy map (`{"additionalProperties": {"type": "string"}}`).
+_SCHEMA_VALUED = frozenset({
+    "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties", "items", "prefixItems",
+    "additionalItems", "unevaluatedItems", "contains", "not", "if", "then", "else", "allOf", "anyOf", "oneOf",
+    "dependentSchemas", "dependencies", "definitions",
+})
 
 
 def _is_legacy_map(params: dict[str, Any]) -> bool:
     """Seeds 001/002: ``{"p": {"type": ..., "required": true}}`` instead of a JSON Schema object."""
     if not params or "type" in params or "properties" in params or any(k.startswith("$") for k in params):
         return False
+    if any(k in _SCHEMA_VALUED and not isinstance(v.get("required") if isinstance(v, dict) else None, bool)
+           for k, v in params.items()):
+        return False  # a keyword, unless its value carries the map's own `required: true|false`
     return all(isinstance(v, dict) and ("type" in v or "required" in v) for v in params.values())
 
 

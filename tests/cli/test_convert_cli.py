@@ -145,3 +145,21 @@ def test_from_mismatch_is_an_error(tmp_path: Path) -> None:
                    encoding="utf-8")
     done = run("convert", str(src), "--to", "openai", "--from", "anthropic")
     assert done.returncode == 2 and "--from anthropic" in done.stderr and done.stdout == ""
+
+
+def test_from_gemini_reads_the_sdks_parameters_json_schema() -> None:
+    """google-genai's Python spelling: the schema is the tool's parameters, not an unknown field dropped."""
+    tool = json.dumps({"name": "get_weather", "description": "Current weather.", "parameters_json_schema": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}})
+    done = run("convert", "-", "--to", "anthropic", "--from", "gemini", stdin=tool)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["input_schema"]["required"] == ["city"]
+    assert "unknown" not in done.stderr and "dropped" not in done.stderr
+
+
+def test_the_strict_closure_is_listed_by_convert(tmp_path: Path) -> None:
+    src = tmp_path / "t.tool.json"
+    src.write_text(json.dumps({"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}},
+                                                           "required": ["a"]}}), encoding="utf-8")
+    done = run("convert", str(src), "--to", "openai")
+    assert done.returncode == 0 and "keys not listed in `properties` can no longer be sent" in done.stderr

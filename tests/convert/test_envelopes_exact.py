@@ -20,7 +20,7 @@ from toolcast.adapters.providers import profile
 from toolcast.adapters.targets import TargetOptions
 
 LOWERED, DROPPED, REJECTED = Action.LOWERED, Action.DROPPED, Action.REJECTED
-NEUTRAL, NARROWING = Effect.NEUTRAL, Effect.NARROWING
+NEUTRAL, NARROWING, WIDENING = Effect.NEUTRAL, Effect.NARROWING, Effect.WIDENING
 
 P = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 P_UPPER = {"type": "OBJECT", "properties": {"q": {"type": "STRING"}}, "required": ["q"]}
@@ -203,7 +203,8 @@ def test_a_description_over_openais_limit_is_cut_with_a_loss() -> None:
     text = "x" * 1025
     conv = run(CanonicalTool("t", text, P), "openai")
     assert conv.output["function"]["description"] == "x" * 1024
-    assert losses(conv) == [("openai", "/description", "description", text, LOWERED, NEUTRAL,
+    # not neutral: the model no longer reads the text that was cut
+    assert losses(conv) == [("openai", "/description", "description", text, DROPPED, WIDENING,
                              "description is 1,025 characters; openai accepts at most 1,024: cut to 1,024")]
 
 
@@ -222,7 +223,7 @@ def test_the_targets_description_override_replaces_the_description_and_is_cut_to
     assert run(ignored, "openai").output["function"]["description"] == "Long."
     cut = run(CanonicalTool("t", "Long.", P, overrides={"openai": {"description": "w" * 2000}}), "openai")
     assert cut.output["function"]["description"] == "w" * 1024
-    assert losses(cut) == [("openai", "/description", "description", "w" * 2000, LOWERED, NEUTRAL,
+    assert losses(cut) == [("openai", "/description", "description", "w" * 2000, DROPPED, WIDENING,
                             "description is 2,000 characters; openai accepts at most 1,024: cut to 1,024")]
 
 
@@ -404,9 +405,13 @@ def test_gemini() -> None:
 def test_gemini_without_declared_properties_sends_no_parameters() -> None:
     conv = run(CanonicalTool("ping", "d", {"type": "object", "properties": {}}), "gemini")
     assert conv.output == {"name": "ping", "description": "d"}
-    assert losses(conv) == [("gemini", "/parameters", "properties", None, LOWERED, NARROWING,
-                             "no declared properties: sent without `parameters` (gemini rejects an object without "
-                             "properties), so no argument can be sent")]
+    assert losses(conv) == []  # a tool without parameters: Gemini takes it as a function with no arguments
+    # a declared map (keys the author lets through) is what cannot be sent without `parameters`
+    mapped = run(CanonicalTool("ping", "d", {"type": "object", "additionalProperties": {"type": "string"}}), "gemini")
+    assert mapped.output == {"name": "ping", "description": "d"}
+    assert ("gemini", "/parameters", "properties", None, LOWERED, NARROWING,
+            "no declared properties: sent without `parameters` (gemini rejects an object without "
+            "properties), so no argument can be sent") in losses(mapped)
     # already closed: nothing could be sent anyway, so nothing is lost
     closed = run(CanonicalTool("ping", "d", {"type": "object", "additionalProperties": False}), "gemini")
     assert closed.output == {"name": "ping", "description": "d"} and closed.losses == ()

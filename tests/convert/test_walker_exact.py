@@ -630,9 +630,18 @@ def test_closed_objects(schema: dict[str, Any], added: list[str]) -> None:
     out, losses, record = run(schema, CLOSED)
     assert out == {**schema, "properties": schema.get("properties", {}), "additionalProperties": False}
     assert list(out)[-2:] == ["properties", "additionalProperties"] or "properties" in schema
-    assert losses == [("/p/additionalProperties", "additionalProperties", None, LOWERED, NARROWING, CLOSING)]
+    # A root without properties is a tool without parameters: closing it loses nothing the author wrote.
+    closing = [("/p/additionalProperties", "additionalProperties", None, LOWERED, NARROWING, CLOSING)]
+    assert losses == (closing if "properties" in schema else [])
     assert record == {"added": added}
     assert run({"type": "string"}, CLOSED)[0] == {"type": "string"}
+
+
+def test_an_object_without_properties_below_the_root_is_still_closed_with_a_loss() -> None:
+    out, losses, _ = run(obj(v={"type": "object"}), CLOSED)
+    assert out["properties"]["v"] == {"type": "object", "properties": {}, "additionalProperties": False}
+    assert ("/p/properties/v/additionalProperties", "additionalProperties", None, LOWERED, NARROWING,
+            CLOSING) in losses
 
 
 def test_an_object_without_type_is_closed_too() -> None:
