@@ -156,6 +156,10 @@ def _bad_codes(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace) -> int:
     from .mcp_common import wants_server
 
+    if args.cost and args.format not in ("human", "json"):
+        print(f"toolcast check: --cost is for the human and json formats, not {args.format}", file=sys.stderr)
+        return 2
+
     if wants_server(args) or args.mcp_command:
         if args.paths:
             print("toolcast check: give tool files or a server (--mcp / --mcp-url), not both", file=sys.stderr)

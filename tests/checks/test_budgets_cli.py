@@ -95,3 +95,9 @@ def test_without_the_tokenizer_cost_says_what_to_install_and_nothing_crashes(tmp
     with_tok = toolcast("check", "--format", "json", "weather.tools.json", cwd=tmp_path)
     codes = sorted(r["code"] for r in json.loads(with_tok.stdout) if r["code"] != "TC930")
     assert codes == sorted(r["code"] for r in doc["findings"] if r["code"] != "TC932")
+
+
+def test_cost_with_a_format_that_cannot_carry_it_is_a_usage_error(tmp_path: Path) -> None:
+    done = toolcast("check", "--cost", "--format", "sarif", "weather.tools.json", cwd=_project(tmp_path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "toolcast check: --cost is for the human and json formats, not sarif\n"
