@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..document.memory import DocumentMemory
 
 if TYPE_CHECKING:
+    from ..cost import TokenCosts
     from ..document.parsed import ParsedDocument
     from .api import DocumentReport
     from .config import CheckConfig
@@ -131,6 +132,17 @@ class Analyzer:
         self.contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         #: Files `$ref`s point at.
         self.workspace_files = WorkspaceFiles()
+        #: Token estimates (``adapters/cost.py``), made when a budget is first checked.
+        self._token_costs: TokenCosts | None = None
+
+    @property
+    def token_costs(self) -> TokenCosts:
+        """The token estimates of this analyzer's checks (``max_tokens``), with their own bounded cache."""
+        if self._token_costs is None:
+            from ..cost import TokenCosts
+
+            self._token_costs = TokenCosts()
+        return self._token_costs
 
     # -- what the CLI and the server ask ------------------------------------------------------------
     def check_document(self, text: str, *, path: str | None = None, config: CheckConfig | None = None,
@@ -191,6 +203,7 @@ class Analyzer:
                       self.contexts):
             table.clear()
         self.workspace_files.clear()
+        self._token_costs = None
 
     def interned(self, context: tuple[Any, ...]) -> tuple[Any, ...]:
         """One object per distinct context, so comparing it with a cached one is an identity check."""

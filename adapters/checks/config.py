@@ -18,7 +18,7 @@ from typing import Any
 from ..targets import TARGETS, TargetOptions, TypeCase
 from .findings import Severity
 from .registry import RULES
-from .rules import CONFIG_BAD_VALUE, CONFIG_UNKNOWN_KEY
+from .rules import CONFIG_BAD_BUDGET, CONFIG_BAD_VALUE, CONFIG_UNKNOWN_KEY
 
 #: Files that count as tool files when a folder is checked (or a client asks).
 DEFAULT_GLOBS: tuple[str, ...] = (
@@ -36,7 +36,10 @@ SEVERITY_NAMES: tuple[str, ...] = ("error", "warning", "info", "hint", "off")
 
 CONFIG_FILES: tuple[str, ...] = ("toolcast.toml", "pyproject.toml")
 
-_TOP_KEYS = ("targets", "target_options", "select", "ignore", "severity", "globs")
+#: Request budgets (TC93x): positive whole numbers, unset by default.
+_BUDGET_KEYS = ("max_tokens", "max_tools")
+
+_TOP_KEYS = ("targets", "target_options", "select", "ignore", "severity", "globs", *_BUDGET_KEYS)
 _TARGET_OPTION_KEYS = ("enabled", "strict", "gemini_type_case")
 
 
@@ -70,6 +73,8 @@ class CheckConfig:
     globs: tuple[str, ...] = DEFAULT_GLOBS
     target_options: Mapping[str, TargetOptions] = field(default_factory=_empty_options)
     source: str | None = None  # the file the configuration came from, if any
+    max_tokens: int | None = None  # estimated tokens of a file's tools per target (TC930)
+    max_tools: int | None = None  # tools per file or MCP server (TC931)
 
     def options_for(self, target: str) -> TargetOptions:
         return self.target_options.get(target, TargetOptions())
@@ -113,6 +118,8 @@ class CheckConfig:
             tuple(sorted((k, v.value if v else None) for k, v in self.severities.items())),
             self.globs,
             tuple(sorted((k, v.strict, v.gemini_type_case) for k, v in self.target_options.items())),
+            self.max_tokens,
+            self.max_tools,
         )
 
 
@@ -238,7 +245,26 @@ def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConf
                 kwargs["globs"] = listed
 
     kwargs["target_options"] = MappingProxyType(options)
+    kwargs.update(_budgets(data, source, problems))
     return CheckConfig(**kwargs), problems
+
+
+def _budgets(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, int]:
+    """``max_tokens`` and ``max_tools``: a positive whole number each, else a TC706 problem and no budget."""
+    found: dict[str, int] = {}
+    for key in _BUDGET_KEYS:
+        if key not in data:
+            continue
+        value = data[key]
+        # TOML and JSON settings may give 8000.0 for 8000; bool is an int in Python, and never a budget.
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            problems.append(ConfigProblem(source, key, f"`{key}` must be a positive whole number, not {value!r}",
+                                          CONFIG_BAD_BUDGET))
+            continue
+        found[key] = value
+    return found
 
 
 def _unknown_target(name: str) -> str:

@@ -314,6 +314,10 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     else:
         analyzer.runs.pop(run_key, None)
     raws.extend(_document_checks_cached(facts, config, analyzer))
+    if config.max_tools is not None or config.max_tokens is not None:
+        from .budgets import budget_raws
+
+        raws.extend(budget_raws(objects, config, analyzer.token_costs))
     owners = {t.pointer: (t.index, t.name) for t in tools}
     findings = _finish(text, view, raws, config, value, owners, renderer=renderer)
     loose = _sorted(syntax_filter(syntax, config) + findings)

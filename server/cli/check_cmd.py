@@ -61,6 +61,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--ignore", action="append", metavar="CODE", help="skip these codes or prefixes")
     p.add_argument("--no-progress", action="store_true", help="never draw a progress bar")
+    p.add_argument("--cost", action="store_true",
+                   help="estimate the tokens the tools take per target (needs toolcast[tokens]): a line per file, "
+                        "or with --format json an object {findings, costs}")
     p.add_argument(
         "--jobs",
         "-j",
@@ -155,6 +158,10 @@ def _bad_codes(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace) -> int:
     from .mcp_common import wants_server
 
+    if args.cost and args.format not in ("human", "json"):
+        print(f"toolcast check: --cost is for the human and json formats, not {args.format}", file=sys.stderr)
+        return 2
+
     if wants_server(args) or args.mcp_command:
         if args.paths:
             print("toolcast check: give tool files, a server (--mcp / --mcp-url) or tool executables (--exec / "
@@ -184,12 +191,18 @@ def run_server(args: argparse.Namespace) -> int:
         return 2
     located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
                                                                               strict=True)]
-    report = Analyzer().check_document(live.text, config=cfg)  # this run's analyzer: one document
+    analyzer = Analyzer()  # this run's: one document
+    report = analyzer.check_document(live.text, config=cfg)
     for item in _locate(live.shown, live.text, list(report.findings), args.format):
         where, _inner = live_location(live, item.finding.pointer)
         located.append(replace(item, where=where, line_text=""))
+    # The question an MCP server's author asks: what do its tools cost per request? Always answered here
+    # (one document, the tools already listed); files are estimated only with --cost.
+    costs = ([(live.shown, _document_costs(analyzer, live.text, report, cfg))]
+             if args.format == "human" or args.cost else None)
     # A tool executable that could not be asked is an unreadable input: exit 2 once the others are checked.
-    return _emit(located, args, f"{len(live.tools)} tool(s) of {live.described} checked", 2 if live.failures else 0)
+    return _emit(located, args, f"{len(live.tools)} tool(s) of {live.described} checked",
+                 2 if live.failures else 0, costs=costs)
 
 
 def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:
@@ -208,12 +221,51 @@ def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:
     return out
 
 
-def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: int = 0) -> int:
-    """Print ``located`` in the chosen format; the exit status."""
-    from toolcast.adapters.checks.findings import Severity
-    from toolcast.adapters.checks.formats import as_github, as_human, as_json, as_sarif
+def _document_costs(analyzer: Any, text: str, report: Any, cfg: Any) -> Any:
+    """The token estimates of one checked document's tools (``adapters/cost.py``), for the configured targets."""
+    from toolcast.adapters.cost import document_costs
 
-    if args.format == "json":
+    # Read as JSONC (a superset): what a comment or trailing comma breaks, the checks have reported already.
+    parsed = analyzer.parse(text, jsonc=True)
+    return document_costs(analyzer.token_costs, parsed.value, report.tools, cfg.targets, cfg.options_for)
+
+
+def _cost_line(shown: str, costs: Any) -> str:
+    """``path: 3 tool(s), tokens per request (estimate): openai ≈ 105 (o200k), anthropic ≈ 135 (≈ cl100k), …``."""
+    from toolcast.adapters.cost import UNAVAILABLE
+
+    head = f"{shown}: {len(costs.tools)} tool(s), tokens per request"
+    if any(c.tokens is None and c.reason == UNAVAILABLE for c in costs.totals):
+        return f"{head} {UNAVAILABLE}"
+    parts = []
+    for c in costs.totals:
+        encoding = c.method.label.split(", ", 1)[1]
+        parts.append(f"{c.target} ≈ {c.tokens:,} ({encoding})" if c.tokens is not None else f"{c.target} {c.reason}")
+    return f"{head} (estimate): " + ", ".join(parts)
+
+
+def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: int = 0,
+          costs: list[tuple[str, Any]] | None = None) -> int:
+    """Print ``located`` in the chosen format (with ``costs``, the token estimates of each file or server);
+    the exit status."""
+    from toolcast.adapters.checks.findings import Severity
+    from toolcast.adapters.checks.formats import as_github, as_human, as_json, as_sarif, record
+
+    if args.format == "json" and costs is not None and getattr(args, "cost", False):
+        import json
+
+        from toolcast.adapters.cost import UNAVAILABLE, methods_dict
+
+        targets = [c.target for c in costs[0][1].totals] if costs else []
+        available = not costs or any(c.tokens is not None or c.reason != UNAVAILABLE
+                                     for _, dc in costs for c in dc.totals)
+        doc = {"findings": [record(i) for i in located],
+               "costs": {"estimate": True, "available": available,
+                         **({} if available else {"message": UNAVAILABLE}),
+                         "targets": methods_dict(targets),
+                         "files": [{"path": shown, **dc.to_dict()} for shown, dc in costs]}}
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    elif args.format == "json":
         print(as_json(located))
     elif args.format == "sarif":
         from importlib.metadata import PackageNotFoundError, version
@@ -229,6 +281,8 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
     else:
         if located:
             print(as_human(located, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
+        for shown, dc in costs or ():
+            print(_cost_line(shown, dc))
         errors = sum(1 for i in located if i.finding.severity == Severity.ERROR)
         others = len(located) - errors
         print(f"{summary}: {errors} error(s), {others} other finding(s)", file=sys.stderr if located else sys.stdout)
@@ -309,6 +363,13 @@ def run_files(args: argparse.Namespace) -> int:
     across = check_names_across(reports, first_cfg) if len(reports) > 1 else {}
 
     located: list[Located] = []
+    costs: list[tuple[str, Any]] | None = None
+    if args.cost:
+        from toolcast.adapters.checks.analyzer import Analyzer
+
+        estimator = Analyzer()  # the parses and token counts of the estimates only
+        costs = [(shown, _document_costs(estimator, texts[shown], report, config_for(Path(shown))))
+                 for shown, report in reports.items()]
     for source, problems in config_problems.items():
         for problem in config_findings(problems):
             located.append(Located(source, problem, 1, 1, 1, 1))
@@ -319,7 +380,7 @@ def run_files(args: argparse.Namespace) -> int:
     if skipped:
         # Every file the walk looked at is accounted for: name a file or match it with `globs` to check it.
         summary += f"; {skipped} other JSON file(s) skipped (no tool with a parameters schema; name them or add a glob)"
-    return _emit(located, args, summary, status)
+    return _emit(located, args, summary, status, costs=costs)
 
 
 # -- checking the files: in this process, or in worker processes ---------------------------------------

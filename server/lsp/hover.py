@@ -6,6 +6,7 @@ from typing import Any
 
 from toolcast.adapters.checks import CheckConfig, DocumentReport
 from toolcast.adapters.checks.losses import changes_meaning
+from toolcast.adapters.cost import TokenCosts
 from toolcast.adapters.document import ParsedDocument
 from toolcast.adapters.providers import DISPLAY_NAMES
 
@@ -25,8 +26,27 @@ def keyword_fate(keyword: str, mode: dict[str, Any]) -> str:
     return special.get(keyword, "kept")
 
 
-def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | None, config: CheckConfig
-               ) -> tuple[str, tuple[int, int]] | None:
+def cost_lines(costs: TokenCosts, value: Any, shape: str | None, config: CheckConfig) -> list[str]:
+    """The tool's estimated tokens for each configured target, and how they were counted."""
+    from toolcast.adapters.cost import UNAVAILABLE
+
+    if not config.targets:
+        return []
+    if not costs.available:
+        return [f"\nTokens: {UNAVAILABLE}"]
+    lines = ["\nTokens (estimate: the tool as toolcast converts it for the target, counted with the model "
+             "family's encoding; `≈ cl100k`: the provider's tokenizer is not public, an OpenAI encoding "
+             "approximates it):"]
+    for target in config.targets:
+        cost = costs.tool(value, shape, target, config.options_for(target))
+        shown = f"≈ {cost.tokens:,} ({cost.method.label.split(', ', 1)[1]})" if cost.tokens is not None \
+            else cost.reason
+        lines.append(f"- {DISPLAY_NAMES[target]}: {shown}")
+    return lines
+
+
+def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | None, config: CheckConfig,
+               costs: TokenCosts | None = None) -> tuple[str, tuple[int, int]] | None:
     from toolcast.adapters.convert import load_profile
 
     loc = parsed.location(offset)
@@ -41,6 +61,10 @@ def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | Non
                 n = len([f for f in findings if f.tool_index == tool.index and target in f.targets
                          and changes_meaning(f.code)])
                 lines.append(f"- {DISPLAY_NAMES[target]}: {'kept' if n == 0 else f'{n} loss(es)'}")
+            if costs is not None:
+                from toolcast.adapters.pointer import resolve
+
+                lines.extend(cost_lines(costs, resolve(parsed.value, tool.pointer, None), tool.shape, config))
             return "\n".join(lines), tool.name_span
     span = parsed.span(loc.pointer, "key")
     if not loc.is_key or span is None or ("/parameters" not in loc.pointer and "Schema" not in loc.pointer \

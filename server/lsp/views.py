@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsprotocol import types as t
 
 from . import mcp_config
+from .cost_lens import cost_lenses, is_cost_lens, resolve_cost_lens
 from .state import ToolcastServer
 
 
@@ -30,7 +31,7 @@ def hover(ls: ToolcastServer, params: t.HoverParams) -> t.Hover | None:
     if doc is None or ls.report(doc) is None:
         return None
     offset = doc.index.offset(params.position.line, params.position.character, ls.encoding)
-    found = hover_text(doc.parsed, offset, ls.report(doc), ls.config_for(doc))
+    found = hover_text(doc.parsed, offset, ls.report(doc), ls.config_for(doc), ls.analyzer.token_costs)
     if found is None:
         return None
     text, span = found
@@ -86,4 +87,9 @@ def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
         pos = ls.range(doc, (tool.span[0], tool.span[0]), ls.encoding)
         lenses.append(t.CodeLens(pos, t.Command(f"toolcast: {summary}", "toolcast.export",
                                                 arguments=[doc.uri, "mcp", tool.index, True])))
-    return lenses
+    return lenses + cost_lenses(ls, doc, report)
+
+
+async def resolve_code_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
+    """Token cost lenses get their title when shown (``cost_lens``); every other lens has one already."""
+    return await resolve_cost_lens(ls, lens) if is_cost_lens(lens) else lens

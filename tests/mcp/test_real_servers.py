@@ -45,7 +45,9 @@ def test_mcp_server_git(tmp_path: Path, pybin: Path) -> None:
     source = ["--mcp", "--", str(pybin / "mcp-server-git"), "--repository", str(repo)]
     human = toolcast("check", "--timeout", TIMEOUT, *source, cwd=tmp_path)
     assert human.returncode == 0, human.stderr
-    assert human.stdout.strip() == "12 tool(s) of MCP server mcp-git checked: 0 error(s), 0 other finding(s)"
+    cost, summary = human.stdout.strip().splitlines()  # the server's token cost, then the findings' count
+    assert cost.startswith("mcp:mcp-git: 12 tool(s), tokens per request (estimate): openai ≈ ")
+    assert summary == "12 tool(s) of MCP server mcp-git checked: 0 error(s), 0 other finding(s)"
     live = check_json(*source, cwd=tmp_path)
     assert live == []
     doc = _snapshot_round_trip(tmp_path, source, live)

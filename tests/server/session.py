@@ -10,8 +10,11 @@ from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 
-def client_fixture(preset: str, initialization_options: dict[str, Any] | None = None) -> Any:
-    @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
+def client_fixture(preset: str, initialization_options: dict[str, Any] | None = None,
+                   server_command: list[str] | None = None) -> Any:
+    command = server_command or [sys.executable, "-m", "toolcast.server"]
+
+    @pytest_lsp.fixture(config=ClientServerConfig(server_command=command))
     async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
         @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
         def register(params: t.RegistrationParams) -> None:  # accept the server's dynamic registrations

@@ -1,0 +1,50 @@
+"""Request budgets a project sets in its configuration (TC93x): ``max_tools`` (tools per file or MCP server)
+and ``max_tokens`` (their estimated tokens per target, ``adapters/cost.py``). Run only when a budget is
+set, so a check without one never loads a tokenizer or converts a tool for its cost."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..cost import METHODS, UNAVAILABLE, TokenCosts
+from ..providers import DISPLAY_NAMES
+from .config import CheckConfig
+from .rules import TOKEN_BUDGET, TOKEN_BUDGET_UNAVAILABLE, TOOL_COUNT_BUDGET
+from .tool_checks import Raw
+
+
+def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) -> list[Raw]:
+    """The findings of the configured budgets for the tool objects of one document (sent together)."""
+    raws: list[Raw] = []
+    if config.max_tools is not None and len(objects) > config.max_tools:
+        raws.append(Raw(TOOL_COUNT_BUDGET, f"{len(objects)} tools; the configured max_tools is {config.max_tools}",
+                        objects[config.max_tools].pointer, "value"))
+    if config.max_tokens is None or not objects:
+        return raws
+    if not costs.available:
+        raws.append(Raw(TOKEN_BUDGET_UNAVAILABLE, f"max_tokens = {config.max_tokens:,} is not checked: token "
+                        f"counts are {UNAVAILABLE}", objects[0].pointer, "value"))
+        return raws
+    # Targets with the same estimate at the same tool (OpenAI Chat and Responses) share one finding.
+    over: dict[tuple[str, int, str], list[str]] = {}
+    for target in config.targets:
+        method = METHODS[target]
+        options = config.options_for(target)
+        total = method.per_request
+        crossed: Any = None
+        for obj in objects:
+            tokens = costs.tool(obj.value, obj.shape, target, options).tokens
+            if tokens is None:
+                continue  # a tool that cannot be converted has findings of its own
+            total += tokens
+            if crossed is None and total > config.max_tokens:
+                crossed = obj
+        if crossed is not None:
+            over.setdefault((crossed.pointer, total, method.label), []).append(target)
+    for (pointer, total, label), targets in over.items():
+        who = ", ".join(DISPLAY_NAMES.get(t, t) for t in targets)
+        raws.append(Raw(TOKEN_BUDGET, f"{who}: the {len(objects)} tools take ≈ {total:,} tokens (estimate, {label}); "
+                        f"the configured max_tokens is {config.max_tokens:,}", pointer, "value", target=targets[0],
+                        data={"targets": targets, "tokens": total}))
+    return raws

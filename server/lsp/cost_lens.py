@@ -1,0 +1,82 @@
+"""Token cost in the editor: a code lens on each tool (``≈ 312 tokens (OpenAI, o200k)``) and one at the top of
+the file with the total per request, for the first configured target; the tool name's hover lists every
+target (``hover.py``). The lenses are sent without their title and resolved (``codeLens/resolve``) when the
+editor shows them, so a large file pays only for the tools in view; the total is counted in slices
+between which the server answers other messages. The counts are the session analyzer's ``TokenCosts``
+(``adapters/cost.py``), remembered per tool."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as t
+from toolcast.adapters.cost import METHODS, UNAVAILABLE
+from toolcast.adapters.pointer import resolve
+
+if TYPE_CHECKING:
+    from toolcast.adapters.checks import DocumentReport
+
+    from .documents import Document
+    from .state import ToolcastServer
+
+#: Tools counted between two yields to the message loop while a file's total is resolved.
+SLICE = 200
+_KIND = "toolcast.cost"
+
+
+def cost_lenses(ls: ToolcastServer, doc: Document, report: DocumentReport) -> list[t.CodeLens]:
+    """Unresolved lenses: the file's total at its first tool, and one per tool (none without tools)."""
+    if not report.tools or not ls.config_for(doc).targets:
+        return []
+    top = ls.range(doc, (report.tools[0].span[0], report.tools[0].span[0]), ls.encoding)
+    lenses = [t.CodeLens(top, data={"kind": _KIND, "uri": doc.uri, "tool": None})]
+    if not ls.analyzer.token_costs.available:
+        return lenses  # one lens says what to install; not one per tool
+    for tool in report.tools:
+        pos = ls.range(doc, (tool.span[0], tool.span[0]), ls.encoding)
+        lenses.append(t.CodeLens(pos, data={"kind": _KIND, "uri": doc.uri, "tool": tool.index}))
+    return lenses
+
+
+def is_cost_lens(lens: t.CodeLens) -> bool:
+    return isinstance(lens.data, dict) and lens.data.get("kind") == _KIND
+
+
+async def resolve_cost_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
+    """The lens with its title: one tool's estimate, or the file's total per request."""
+    data: dict[str, Any] = lens.data if isinstance(lens.data, dict) else {}
+    doc = ls.documents.get(str(data.get("uri")))
+    report = ls.report(doc) if doc is not None else None
+    title = "toolcast: tokens not available (the file changed)"
+    if doc is not None and report is not None and report.tools:
+        config = ls.config_for(doc)
+        target = config.targets[0]
+        options = config.options_for(target)
+        costs = ls.analyzer.token_costs
+        value = doc.parsed.value
+        index = data.get("tool")
+        if index is None:
+            method = METHODS[target]
+            if not costs.available:
+                title = f"toolcast: tokens {UNAVAILABLE}"
+            else:
+                total = method.per_request
+                missing = 0
+                for n, tool in enumerate(report.tools):
+                    if n and n % SLICE == 0:
+                        await asyncio.sleep(0)  # let edits and other requests in
+                    tokens = costs.tool(resolve(value, tool.pointer, None), tool.shape, target, options).tokens
+                    if tokens is None:
+                        missing += 1
+                    else:
+                        total += tokens
+                skipped = f", {missing} tool(s) not counted" if missing else ""
+                title = (f"toolcast: ≈ {total:,} tokens for {len(report.tools)} tool(s) per request "
+                         f"({method.label}, estimate{skipped})")
+        else:
+            found = next((x for x in report.tools if x.index == index), None)
+            if found is not None:
+                cost = costs.tool(resolve(value, found.pointer, None), found.shape, target, options)
+                title = f"toolcast: {cost.label()}"
+    return t.CodeLens(lens.range, t.Command(title, ""), lens.data)

