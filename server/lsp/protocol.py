@@ -178,8 +178,12 @@ class ToolcastProtocol(LanguageServerProtocol):
         """Every message the server writes goes out here, as UTF-8 whatever a document held."""
         if not data or self.writer is None:
             return
-        text = data.text if isinstance(data, RawJson) else \
-            json.dumps(data, default=self._serialize_message, ensure_ascii=False)
+        try:
+            text = data.text if isinstance(data, RawJson) else \
+                json.dumps(data, default=self._serialize_message, ensure_ascii=False)
+        except (TypeError, ValueError):  # a value with no JSON form is toolcast's defect: logged, not sent
+            log.exception("failed to write a message")
+            return
         body = message_bytes(text)
         self.writer.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
 
