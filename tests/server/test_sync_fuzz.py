@@ -36,9 +36,10 @@ CORPUS = sorted([*ROOT.glob("examples/*.json"), *ROOT.glob("tests/fixtures/*.jso
 SNIPPETS = ["a", "é", "😀", "日本", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\t", "\r\n", "\r", "\n", '"', "\\",
             "{", "}", "[", "]", ",", ":", " ", '"x": 1', '"name": "t_1", ', '"type": "string"', "e\u0301",
             '"description": "😀\u2028"', "\\u2028", "null"]
-# Lone surrogates, drawn more often (a message quoting one back could not be encoded): as JSON escapes (legal
-# JSON; the value holds the surrogate) and as a code point in the text (a client sends it as the escape on
-# the wire). Only a high one goes raw: a raw high and low side by side are one character to JSON.
+# Lone surrogates (a message quoting one back could not be encoded): as JSON escapes (legal JSON; the value
+# holds the surrogate) and as a code point in the text (a client sends it as the escape on the wire); also
+# typed inside strings by `surrogate_change`. Only a high one goes raw: a raw high and low side by side are
+# one character to JSON, so no client could send them apart.
 SURROGATES = ["\\ud800", "\\udfff", '"\\ud83d": 1, ', '"format": "\\udc00", ', '"enum": ["\\ud800"], ', "\ud83d"]
 SEPARATORS = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\r", "\r\n"]  # drawn more often: where sync goes wrong
 _BREAK = re.compile(r"\r\n|\r|\n")
