@@ -87,16 +87,24 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
     if report is not None and fixable and wanted("quickfix"):
         enc = ls.encoding
         current = {(f.code, f.span): f for f in report.findings if f.all_fixes()}
+        # One fix per fact: fixes of several diagnostics that make the same edit (TC203 and TC204 both
+        # renaming a name to one spelling) are one action, which lists every diagnostic it fixes.
+        by_edit: dict[tuple[tuple[int, int, str], ...], tuple[str, list[t.TextEdit], list[t.Diagnostic]]] = {}
         for diag in fixable:
             span = (doc.index.offset(diag.range.start.line, diag.range.start.character, enc),
                     doc.index.offset(diag.range.end.line, diag.range.end.character, enc))
             finding = current.get((str(diag.code), span))
             for fix in finding.all_fixes() if finding is not None else ():
                 edits = [t.TextEdit(ls.range(doc, (e.start, e.end), enc), e.new_text) for e in fix.edits]
-                actions.append(t.CodeAction(
-                    title=fix.title, kind=t.CodeActionKind.QuickFix, diagnostics=[diag],
-                    edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
-                        t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
+                fixed = by_edit.setdefault(tuple((e.start, e.end, e.new_text) for e in fix.edits),
+                                           (fix.title, edits, []))[2]
+                if diag not in fixed:
+                    fixed.append(diag)
+        for title, edits, fixed in by_edit.values():
+            actions.append(t.CodeAction(
+                title=title, kind=t.CodeActionKind.QuickFix, diagnostics=fixed,
+                edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
+                    t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
 
     from toolcast.adapters.messages import REQUEST_TARGETS
 

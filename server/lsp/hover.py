@@ -1,29 +1,26 @@
-"""Hover texts: for a schema keyword, what each target does with it; for a tool's name, its losses."""
+"""Hover texts: for a schema keyword, what each target does with it; for a tool's name, its losses.
+
+Both read the losses the diagnostics are made from: a keyword's fate for a target is the ``Loss`` that
+``convert()`` reports at that keyword (the checks' own ``conversions``, the same call ``toolcast convert``
+makes), so hover and the TC5xx on the same key cannot disagree. A hover is a title and one line per
+target, written as markdown or plain text (the client's ``contentFormat``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from toolcast.adapters import pointer as jp
 from toolcast.adapters.checks import CheckConfig, DocumentReport
-from toolcast.adapters.checks.losses import changes_meaning
+from toolcast.adapters.checks.api import ToolSummary
+from toolcast.adapters.checks.losses import _existing, changes_meaning, conversions
 from toolcast.adapters.cost import TokenCosts
 from toolcast.adapters.document import ParsedDocument
+from toolcast.adapters.losses import Action, Loss
 from toolcast.adapters.providers import DISPLAY_NAMES
 
-
-def keyword_fate(keyword: str, mode: dict[str, Any]) -> str:
-    action = mode.get("keywords", {}).get(keyword)
-    if isinstance(action, str):
-        return {"fold": "folded into the description", "drop": "dropped", "reject": "rejected"}.get(action, action)
-    special = {
-        "$ref": "inlined" if mode.get("refs") == "inline" or not mode.get("recursion", True) else "kept",
-        "oneOf": "becomes anyOf" if mode.get("oneOf") == "anyOf" else "kept",
-        "allOf": "merged" if mode.get("allOf") == "merge" else "kept",
-        "const": "becomes a one-value enum" if mode.get("const") == "enum" else "kept",
-        "additionalProperties": "dropped" if mode.get("additionalProperties") == "drop"
-        else "forced to false" if mode.get("closed_objects") else "kept",
-    }
-    return special.get(keyword, "kept")
+_ACTIONS = {Action.FOLDED: "folded into the description", Action.DROPPED: "dropped",
+            Action.LOWERED: "lowered", Action.REJECTED: "rejected"}
 
 
 def cost_lines(costs: TokenCosts, value: Any, shape: str | None, config: CheckConfig) -> list[str]:
@@ -45,10 +42,43 @@ def cost_lines(costs: TokenCosts, value: Any, shape: str | None, config: CheckCo
     return lines
 
 
-def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | None, config: CheckConfig,
-               costs: TokenCosts | None = None) -> tuple[str, tuple[int, int]] | None:
-    from toolcast.adapters.convert import load_profile
+def loss_fate(loss: Loss) -> str:
+    """What happens to a keyword, as the diagnostic's ``(action, effect)`` says it."""
+    return f"{_ACTIONS.get(loss.action, loss.action.value)} ({loss.effect.value})"
 
+
+def keyword_fates(value: Any, shape: str | None, pointer: str, config: CheckConfig) -> dict[str, list[Loss]]:
+    """Per configured target, the losses ``convert()`` reports at ``pointer`` (relative to the tool
+    object ``value``), placed as the TC5xx findings are placed; a target that refuses the whole tool
+    is missing (the checks report why)."""
+    fates: dict[str, list[Loss]] = {}
+    for lt, conv in conversions(value, shape, config):
+        at = fates.setdefault(conv.target, [])
+        for loss in conv.losses:
+            try:
+                place = lt.doc_pointer(loss.pointer)
+            except Exception:  # as the checks do: a pointer that does not map sits on the tool
+                place = ""
+            if _existing(value, place) == pointer:
+                at.append(loss)
+    return fates
+
+
+def render(title: str, lines: list[str], markdown: bool, code: bool = False) -> str:
+    """A title and a list; markdown marks the title up (bold, or code for a keyword), plain text not."""
+    head = (f"`{title}`" if code else f"**{title}**") if markdown else title
+    return "\n".join([head, *(f"- {line}" for line in lines)])
+
+
+def _tool_at(report: DocumentReport | None, offset: int) -> ToolSummary | None:
+    for tool in report.tools if report else ():
+        if tool.span[0] <= offset <= tool.span[1]:
+            return tool
+    return None
+
+
+def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | None, config: CheckConfig,
+               costs: TokenCosts | None = None, markdown: bool = True) -> tuple[str, tuple[int, int]] | None:
     loc = parsed.location(offset)
     if not loc.pointer:
         return None
@@ -56,25 +86,28 @@ def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | Non
     findings = report.findings if report else ()
     for tool in report.tools if report else ():
         if tool.name_span and tool.name_span[0] <= offset <= tool.name_span[1]:
-            lines = [f"**{tool.name}**"]
+            lines = []
             for target in config.targets:
                 n = len([f for f in findings if f.tool_index == tool.index and target in f.targets
                          and changes_meaning(f.code)])
-                lines.append(f"- {DISPLAY_NAMES[target]}: {'kept' if n == 0 else f'{n} loss(es)'}")
+                lines.append(f"{DISPLAY_NAMES[target]}: {'kept' if n == 0 else f'{n} loss(es)'}")
+            text = render(tool.name or "", lines, markdown)
             if costs is not None:
-                from toolcast.adapters.pointer import resolve
-
-                lines.extend(cost_lines(costs, resolve(parsed.value, tool.pointer, None), tool.shape, config))
-            return "\n".join(lines), tool.name_span
+                value = jp.resolve(parsed.value, tool.pointer, None)
+                text += "\n" + "\n".join(cost_lines(costs, value, tool.shape, config))
+            return text, tool.name_span
     span = parsed.span(loc.pointer, "key")
-    if not loc.is_key or span is None or ("/parameters" not in loc.pointer and "Schema" not in loc.pointer \
-            and "input_schema" not in loc.pointer):
+    if not loc.is_key or span is None or ("/parameters" not in loc.pointer and "Schema" not in loc.pointer
+                                          and "input_schema" not in loc.pointer):
         return None
-    lines = [f"`{key}`"]
+    under = _tool_at(report, offset)
+    if under is None or not jp.is_prefix(under.pointer, loc.pointer):
+        return None
+    value = jp.resolve(parsed.value, under.pointer, None)
+    fates = keyword_fates(value, under.shape, loc.pointer[len(under.pointer):], config)
+    lines = []
     for target in config.targets:
-        profile = load_profile(target)
-        fates = {name: keyword_fate(key, mode) for name, mode in profile["modes"].items()}
-        shown = "; ".join(f"{name.replace('_', '-')}: {fate}" for name, fate in fates.items()) \
-            if len(set(fates.values())) > 1 else next(iter(fates.values()))
-        lines.append(f"- {DISPLAY_NAMES[target]}: {shown}")
-    return "\n".join(lines), span
+        losses = fates.get(target)
+        fate = "not converted" if losses is None else "; ".join(loss_fate(x) for x in losses) or "kept"
+        lines.append(f"{DISPLAY_NAMES[target]}: {fate}")
+    return render(jp.unescape(key), lines, markdown, code=True), span

@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from threading import Event
@@ -77,6 +78,23 @@ class _Malformed:
 
     def __init__(self, msg_id: Any, code: int, message: str) -> None:
         self.id, self.code, self.message = msg_id, code, message
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def message_bytes(text: str) -> bytes:
+    """A JSON text as UTF-8. A document can hold lone surrogates (a ``"\\ud800"`` escape is legal JSON on
+    the wire, and quoted back in a message it is one code point UTF-8 cannot encode); JSON only puts
+    them inside strings, so each is written as its own ``\\uXXXX`` escape: the same value, valid UTF-8."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # rare: the fast path stays one encode
+        return _SURROGATE.sub(_escape, text).encode("utf-8")
 
 
 class ToolcastProtocol(LanguageServerProtocol):
@@ -157,12 +175,16 @@ class ToolcastProtocol(LanguageServerProtocol):
             log.exception("failed to handle a message")
 
     def _send_data(self, data: Any) -> None:
-        if not isinstance(data, RawJson):
-            super()._send_data(data)
+        """Every message the server writes goes out here, as UTF-8 whatever a document held."""
+        if not data or self.writer is None:
             return
-        if self.writer is None:
+        try:
+            text = data.text if isinstance(data, RawJson) else \
+                json.dumps(data, default=self._serialize_message, ensure_ascii=False)
+        except (TypeError, ValueError):  # a value with no JSON form is toolcast's defect: logged, not sent
+            log.exception("failed to write a message")
             return
-        body = data.text.encode("utf-8")
+        body = message_bytes(text)
         self.writer.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
 
     def _send_response(self, msg_id: Any, result: Any | None = None, error: Any = None) -> None:

@@ -31,11 +31,23 @@ def hover(ls: ToolcastServer, params: t.HoverParams) -> t.Hover | None:
     if doc is None or ls.report(doc) is None:
         return None
     offset = doc.index.offset(params.position.line, params.position.character, ls.encoding)
-    found = hover_text(doc.parsed, offset, ls.report(doc), ls.config_for(doc), ls.analyzer.token_costs)
+    kind = hover_kind(ls.client_capabilities)
+    found = hover_text(doc.parsed, offset, ls.report(doc), ls.config_for(doc), ls.analyzer.token_costs,
+                       kind == t.MarkupKind.Markdown)
     if found is None:
         return None
     text, span = found
-    return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text), ls.range(doc, span, ls.encoding))
+    return t.Hover(t.MarkupContent(kind, text), ls.range(doc, span, ls.encoding))
+
+
+def hover_kind(caps: t.ClientCapabilities | None) -> t.MarkupKind:
+    """The first of the client's ``hover.contentFormat`` (its order of preference) that toolcast writes;
+    markdown for a client that names neither."""
+    hover = caps.text_document.hover if caps and caps.text_document else None
+    for kind in (hover.content_format if hover else None) or ():
+        if kind in (t.MarkupKind.Markdown, t.MarkupKind.PlainText):
+            return t.MarkupKind(kind)
+    return t.MarkupKind.Markdown
 
 
 def document_symbol(ls: ToolcastServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:

@@ -22,6 +22,7 @@ class Raw:
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, umask=umask, env=env)
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self.stderr: list[bytes] = []
+        self.invalid_utf8: list[bytes] = []  # message bodies that are not valid UTF-8 (none may be)
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.next_id = 1
@@ -42,7 +43,12 @@ class Raw:
                     length = int(value)
             if length is None:
                 continue
-            self.inbox.put(json.loads(out.read(length)))
+            body = out.read(length)
+            try:
+                body.decode("utf-8")  # strict: json.loads(bytes) would let encoded surrogates through
+            except UnicodeDecodeError:
+                self.invalid_utf8.append(body)
+            self.inbox.put(json.loads(body))
 
     def _drain_stderr(self) -> None:
         err = self.proc.stderr

@@ -1,16 +1,41 @@
-"""A pytest-lsp client fixture for the real server, with an editor's capability preset and settings."""
+"""A pytest-lsp client fixture for the real server, with an editor's capabilities (a pytest-lsp preset, or
+one recorded from a real editor in clients/) and settings."""
 
 from __future__ import annotations
 
+import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest_lsp
 from lsprotocol import types as t
+from lsprotocol.converters import get_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+CLIENTS = Path(__file__).with_name("clients")
 
-def client_fixture(preset: str, initialization_options: dict[str, Any] | None = None,
+
+def recorded_capabilities(name: str) -> t.ClientCapabilities:
+    """The capabilities a real editor sent in its ``initialize`` (clients/<name>.json)."""
+    raw = json.loads((CLIENTS / f"{name}.json").read_text(encoding="utf-8"))
+    return get_converter().structure(raw, t.ClientCapabilities)
+
+
+#: Emacs 28.2's eglot 1.9 without markdown-mode (as Debian installs it): hover contentFormat ["plaintext"],
+#: pushed diagnostics. Recorded from `emacs --batch` connecting eglot to a program that saved the request.
+EGLOT = "eglot-1.9-emacs-28.2"
+
+
+def open_document(client: LanguageClient, path: Path, text: str) -> str:
+    """``text`` written to ``path`` and opened in the client (version 1); the document's URI."""
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(uri, "json", 1, text)))
+    return uri
+
+
+def client_fixture(preset: str | t.ClientCapabilities, initialization_options: dict[str, Any] | None = None,
                    server_command: list[str] | None = None) -> Any:
     command = server_command or [sys.executable, "-m", "toolcast.server"]
 
@@ -25,7 +50,8 @@ def client_fixture(preset: str, initialization_options: dict[str, Any] | None = 
             return None
 
         await lsp_client.initialize_session(t.InitializeParams(
-            capabilities=client_capabilities(preset), initialization_options=initialization_options))
+            capabilities=client_capabilities(preset) if isinstance(preset, str) else preset,
+            initialization_options=initialization_options))
         yield
         await lsp_client.shutdown_session()
 

@@ -350,7 +350,7 @@ async def test_hover_symbols_and_lens(client: LanguageClient, tmp_path: Path) ->
     line = TEXT.splitlines()[3]
     hover = await client.text_document_hover_async(t.HoverParams(
         t.TextDocumentIdentifier(uri), t.Position(3, line.index('"const"') + 2)))
-    assert hover is not None and "Gemini (parameters): becomes a one-value enum" in hover.contents.value
+    assert hover is not None and "Gemini (parameters): lowered (neutral)" in hover.contents.value
     symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(t.TextDocumentIdentifier(uri)))
     assert [s.name for s in symbols] == ["get_weather"] and [c.name for c in symbols[0].children] == ["u"]
     lenses = await client.text_document_code_lens_async(t.CodeLensParams(t.TextDocumentIdentifier(uri)))
@@ -377,7 +377,7 @@ async def test_hover_symbols_and_exports_read_a_jsonc_file_as_jsonc(client: Lang
     line = text.splitlines()[4]
     hover = await client.text_document_hover_async(t.HoverParams(
         t.TextDocumentIdentifier(uri), t.Position(4, line.index('"const"') + 2)))
-    assert hover is not None and "Gemini (parameters): becomes a one-value enum" in hover.contents.value
+    assert hover is not None and "Gemini (parameters): lowered (neutral)" in hover.contents.value
     symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(t.TextDocumentIdentifier(uri)))
     assert [s.name for s in symbols] == ["get_weather"] and [c.name for c in symbols[0].children] == ["u"]
     actions = await client.text_document_code_action_async(t.CodeActionParams(

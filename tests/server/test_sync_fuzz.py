@@ -2,7 +2,8 @@
 
 Real tool files (examples/, tests/fixtures/) get bursts of random incremental edits: multi-byte text,
 CRLF and lone CR, raw U+2028/U+2029/NEL/VT/FF, tabs, quotes that break strings, positions past a
-line's end and past the last line, several changes in one message, whole-text replacements. Both
+line's end and past the last line, several changes in one message, whole-text replacements, lone
+surrogates (as JSON escapes and as code points; every message the server writes must stay UTF-8). Both
 position encodings (utf-8, utf-16) and both diagnostic modes (push, pull). After every burst the
 server's text must equal the client's, and its diagnostics those of a FRESH server process opened on
 the client's text: the oracle is a new process that never saw an incremental change, not the code
@@ -35,13 +36,20 @@ CORPUS = sorted([*ROOT.glob("examples/*.json"), *ROOT.glob("tests/fixtures/*.jso
 SNIPPETS = ["a", "é", "😀", "日本", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\t", "\r\n", "\r", "\n", '"', "\\",
             "{", "}", "[", "]", ",", ":", " ", '"x": 1', '"name": "t_1", ', '"type": "string"', "e\u0301",
             '"description": "😀\u2028"', "\\u2028", "null"]
+# Lone surrogates (a message quoting one back could not be encoded): as JSON escapes (legal JSON; the value
+# holds the surrogate) and as a code point in the text (a client sends it as the escape on the wire); also
+# typed inside strings by `surrogate_change`. Only a high one goes raw: a raw high and low side by side are
+# one character to JSON, so no client could send them apart.
+SURROGATES = ["\\ud800", "\\udfff", '"\\ud83d": 1, ', '"format": "\\udc00", ', '"enum": ["\\ud800"], ', "\ud83d"]
 SEPARATORS = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\r", "\r\n"]  # drawn more often: where sync goes wrong
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
 # -- the client's side: LSP positions by the specification, independent of toolcast's LineIndex ------
 def _units(text: str, enc: str) -> int:
-    return len(text.encode("utf-16-le")) // 2 if enc == "utf-16" else len(text.encode("utf-8"))
+    # surrogatepass: a lone surrogate is one UTF-16 unit, three UTF-8 bytes (as a client's editor counts it)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2 if enc == "utf-16" \
+        else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _lines(text: str) -> list[tuple[int, int]]:
@@ -89,8 +97,28 @@ def random_position(rng: random.Random, text: str, enc: str) -> tuple[int, int]:
     return line, _units(text[start:start + rng.randint(0, end - start)], enc)
 
 
+def _snippet(rng: random.Random) -> str:
+    r = rng.random()
+    return rng.choice(SEPARATORS if r < 0.25 else SURROGATES if r < 0.3 else SNIPPETS)
+
+
+def surrogate_change(rng: random.Random, text: str, enc: str) -> tuple[dict[str, Any], str] | None:
+    """A lone surrogate typed just after a quote: half the time inside a string (a name, a key, an enum
+    value, a `format`), where the document stays JSON and the findings quote it back."""
+    quotes = [i for i, c in enumerate(text) if c == '"']
+    if not quotes:
+        return None
+    at = rng.choice(quotes) + 1
+    new_text = rng.choice(SURROGATES[:2] + SURROGATES[-1:])
+    line, character = ref_position(text, at, enc)
+    pos = {"line": line, "character": character}
+    return {"range": {"start": pos, "end": pos}, "text": new_text}, text[:at] + new_text + text[at:]
+
+
 def random_change(rng: random.Random, text: str, enc: str, whole: float) -> tuple[dict[str, Any], str]:
     """One content change and the text after it (``whole``: the chance of a whole-text replacement)."""
+    if rng.random() < 0.05 and (typed := surrogate_change(rng, text, enc)) is not None:
+        return typed
     if rng.random() < whole:
         new = text if rng.random() < 0.5 else text[: rng.randint(0, len(text))]
         return {"text": new}, new
@@ -102,8 +130,7 @@ def random_change(rng: random.Random, text: str, enc: str, whole: float) -> tupl
     else:
         end = start
     b = ref_offset(text, *end, enc)
-    new_text = "".join(rng.choice(SEPARATORS if rng.random() < 0.25 else SNIPPETS)
-                       for _ in range(rng.choice([0, 1, 1, 1, 2, 3])))
+    new_text = "".join(_snippet(rng) for _ in range(rng.choice([0, 1, 1, 1, 2, 3])))
     rng_ = {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}}
     a, b = min(a, b), max(a, b)
     return {"range": rng_, "text": new_text}, text[:a] + new_text + text[b:]
@@ -135,15 +162,26 @@ class Oracles:
             raw.proc.wait(10)
 
 
+def _partial(items: list[Any]) -> bool:
+    """A first answer cut by the check's time budget (a loaded machine): the complete one follows."""
+    return any(str(d.get("message", "")).startswith("toolcast is still checking") for d in items)
+
+
 def diagnostics(raw: Raw, uri: str, version: int, pull: bool) -> list[Any]:
-    if pull:
-        rid = raw.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-        items: list[Any] = raw.response(rid, 60)["result"]["items"]
-        return items
-    msg = raw.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                   and m["params"]["uri"] == uri and m["params"].get("version") == version, 60)
-    published: list[Any] = msg["params"]["diagnostics"]
-    return published
+    """The complete diagnostics of ``version``: pulled (again while partial), or its complete push."""
+    end = time.monotonic() + 60
+    while True:
+        if pull:
+            rid = raw.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+            items: list[Any] = raw.response(rid, 60)["result"]["items"]
+        else:
+            items = raw.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                             and m["params"]["uri"] == uri and m["params"].get("version") == version,
+                             60)["params"]["diagnostics"]
+        if not _partial(items) or time.monotonic() > end:
+            return items
+        if pull:
+            time.sleep(0.2)
 
 
 @dataclass
@@ -232,4 +270,61 @@ def test_incremental_edits_give_the_diagnostics_of_a_fresh_server(tmp_path: Path
     print(f"sync fuzz: {figures.edits} edits in {figures.bursts} bursts, {len(figures.divergences)} divergences, "
           f"{took:.1f} s")
     assert figures.bursts > 0
+    assert not [body for session in sessions for body in session.server.invalid_utf8], "a message not in UTF-8"
     assert not figures.divergences, f"seed {seed}:\n" + "\n".join(figures.divergences[:3])
+
+
+def _typed_into_a_string(rng: random.Random, text: str, enc: str) -> tuple[dict[str, Any], str]:
+    """A lone surrogate typed after a quote such that the file stays JSON: inside a name, a key, an enum
+    value or a `format`, where the findings quote it back (the client's own JSON reader decides)."""
+    for _ in range(200):
+        typed = surrogate_change(rng, text, enc)
+        if typed is None:
+            break
+        try:
+            json.loads(typed[1])
+        except ValueError:
+            continue
+        return typed
+    raise AssertionError("no place for a surrogate in a string")
+
+
+@pytest.mark.slow
+def test_lone_surrogates_typed_into_strings_keep_every_answer(tmp_path: Path) -> None:
+    """The randomized client's surrogate edits, each checked: a document holding a lone surrogate once made
+    the server fail in `_send_data` ("UnicodeEncodeError: 'utf-8' codec can't encode character
+    '\\ud800'"), so the pull got an error and the push never came. Every typed surrogate now gets its
+    diagnostics, the server's text is the client's, the last typing of each file matches a fresh server,
+    and every message is UTF-8."""
+    seed = int(os.environ.get("TOOLCAST_FUZZ_SEED") or random.randrange(1 << 32))
+    print(f"\nsurrogate typing seed: {seed} (TOOLCAST_FUZZ_SEED={seed} replays it)")
+    rng = random.Random(seed)
+    sessions = [Session(tmp_path, enc, pull) for enc in ("utf-8", "utf-16") for pull in (False, True)]
+    oracles = {enc: Oracles(tmp_path, enc) for enc in ("utf-8", "utf-16")}
+    typed = quoted = 0
+    try:
+        for session in sessions:
+            for source in rng.sample([p for p in CORPUS if p.name != "weather.request.json"], 2):
+                session.open(source)
+                for _ in range(4):
+                    change, session.text = _typed_into_a_string(rng, session.text, session.enc)
+                    session.version += 1
+                    session.server.notify("textDocument/didChange", {
+                        "textDocument": {"uri": session.uri, "version": session.version}, "contentChanges": [change]})
+                    got = diagnostics(session.server, session.uri, session.version, session.pull)
+                    typed += 1
+                    quoted += any(re.search("[\ud800-\udfff]", d["message"]) for d in got)
+                rid = session.server.request("workspace/executeCommand", {
+                    "command": "toolcast.test.documentText", "arguments": [session.uri]})
+                assert session.server.response(rid, 60).get("result") == session.text
+                want = oracles[session.enc].diagnostics(session.uri, session.text)
+                assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True), \
+                    f"seed {seed}, {session.enc}, pull {session.pull}: {session.text!r}\n server: {got}\n fresh: {want}"
+    finally:
+        for session in sessions:
+            session.server.close()
+        for oracle in oracles.values():
+            oracle.close()
+    print(f"surrogate typing: {typed} typed, {quoted} answered with diagnostics quoting a surrogate")
+    assert quoted > 0  # the surrogates were quoted back, not only carried in the text
+    assert not [body for session in sessions for body in session.server.invalid_utf8], "a message not in UTF-8"
