@@ -18,7 +18,7 @@ from typing import Any
 from ..targets import TARGETS, TargetOptions, TypeCase
 from .findings import Severity
 from .registry import RULES
-from .rules import CONFIG_BAD_VALUE, CONFIG_UNKNOWN_KEY
+from .rules import CONFIG_BAD_VALUE, CONFIG_UNKNOWN_CONSUMER, CONFIG_UNKNOWN_KEY
 
 #: Files that count as tool files when a folder is checked (or a client asks).
 DEFAULT_GLOBS: tuple[str, ...] = (
@@ -36,7 +36,10 @@ SEVERITY_NAMES: tuple[str, ...] = ("error", "warning", "info", "hint", "off")
 
 CONFIG_FILES: tuple[str, ...] = ("toolcast.toml", "pyproject.toml")
 
-_TOP_KEYS = ("targets", "target_options", "select", "ignore", "severity", "globs")
+#: Who consumes the tools (schemas/consumers): hosts and APIs, model families, the MCP server's name there.
+_CONSUMER_KEYS = ("consumers", "models", "server_name")
+
+_TOP_KEYS = ("targets", "target_options", "select", "ignore", "severity", "globs", *_CONSUMER_KEYS)
 _TARGET_OPTION_KEYS = ("enabled", "strict", "gemini_type_case")
 
 
@@ -70,6 +73,11 @@ class CheckConfig:
     globs: tuple[str, ...] = DEFAULT_GLOBS
     target_options: Mapping[str, TargetOptions] = field(default_factory=_empty_options)
     source: str | None = None  # the file the configuration came from, if any
+    #: Selected hosts/APIs and models (``schemas/consumers``): their rules run only when selected.
+    consumers: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
+    #: The MCP server's name as the hosts know it (the prefix of host-prefixed tool names).
+    server_name: str | None = None
 
     def options_for(self, target: str) -> TargetOptions:
         return self.target_options.get(target, TargetOptions())
@@ -102,6 +110,7 @@ class CheckConfig:
             tuple(sorted((k, v.value if v else None) for k, v in self.severities.items())),
             self.globs,
             tuple(sorted((k, v.strict, v.gemini_type_case) for k, v in self.target_options.items())),
+            (self.consumers, self.models, self.server_name),
         )
 
 
@@ -227,7 +236,38 @@ def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConf
                 kwargs["globs"] = listed
 
     kwargs["target_options"] = MappingProxyType(options)
+    kwargs.update(consumer_settings(data, source, problems))
     return CheckConfig(**kwargs), problems
+
+
+def consumer_settings(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, Any]:
+    """``consumers``, ``models`` and ``server_name``; an unknown host or model is a TC703 problem naming the
+    known ones, and is left out."""
+    from ..consumers import UnknownConsumer, consumer, model_family
+
+    out: dict[str, Any] = {}
+    for key, lookup in (("consumers", consumer), ("models", model_family)):
+        if key not in data:
+            continue
+        listed = _str_list(data[key], source, key, problems)
+        if listed is None:
+            continue
+        good = []
+        for name in listed:
+            try:
+                lookup(name)
+            except UnknownConsumer as exc:
+                problems.append(ConfigProblem(source, key, str(exc), CONFIG_UNKNOWN_CONSUMER))
+            else:
+                good.append(name)
+        out[key] = tuple(dict.fromkeys(good))
+    if "server_name" in data:
+        name = data["server_name"]
+        if isinstance(name, str) and name.strip():
+            out["server_name"] = name
+        else:
+            problems.append(ConfigProblem(source, "server_name", "`server_name` must be a non-empty string"))
+    return out
 
 
 def _unknown_target(name: str) -> str:
