@@ -235,20 +235,19 @@ def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], 
 
 
 def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targets: Sequence[str]) -> bool:
-    """The tool is sent with ``strict: true``: its own flag (which clients such as litellm forward as it is),
-    its ``x-toolcast`` override for the target, or the configuration's ``strict`` for the target."""
-    own = jp.resolve(value, _strict_ptr(value, name_ptr), None)
-    if own is True:
-        return True
+    """The tool is sent with ``strict: true``: the configuration's (or ``--strict``'s) choice for the target
+    when it makes one, else the tool's ``x-toolcast`` override for the target, else its own flag (which
+    clients such as litellm forward as it is)."""
     ext = value.get("x-toolcast")
     overrides = ext.get("targets") if isinstance(ext, dict) else None
     for target in targets:
+        chosen = config.options_for(target).strict
+        if chosen is not None:
+            return chosen
         over = overrides.get(target) if isinstance(overrides, dict) else None
-        if isinstance(over, dict) and over.get("strict") is True:
-            return True
-        if config.options_for(target).strict is True:
-            return True
-    return False
+        if isinstance(over, dict) and isinstance(over.get("strict"), bool):
+            return bool(over["strict"])
+    return jp.resolve(value, _strict_ptr(value, name_ptr), None) is True
 
 
 def _strict_ptr(value: dict[str, Any], name_ptr: str) -> str:
