@@ -221,3 +221,15 @@ def test_the_same_long_name_in_the_other_hosts() -> None:
     assert found["vscode"].data["sent_name"] == "mcp_github-enterp_add_pull_request_review_comment_to_pending_review"
     assert found["vscode"].severity == Severity.WARNING
     assert found["codex-cli"].severity == Severity.INFO
+
+
+def test_cursor_filters_composios_sheet_tool_under_a_one_letter_server() -> None:
+    """ComposioHQ/composio#2788: "g: GOOGLESHEETS_SPREADSHEETS_VALUES_BATCH_CLEAR_BY_DATA_FILTER – Combined server
+    and tool name length (60) exceeds 60 characters" (the tool is filtered out)."""
+    tool = {"name": "GOOGLESHEETS_SPREADSHEETS_VALUES_BATCH_CLEAR_BY_DATA_FILTER", "description": "Clear values.",
+            "inputSchema": {"type": "object", "properties": {}}}
+    found = [f for f in _check(tool, consumers=("cursor",), server_name="g") if f.code == CONSUMER_NAME_LENGTH]
+    assert len(found) == 1 and found[0].severity == Severity.ERROR and found[0].data["length"] == 60
+    assert "exceeds 60 characters" in found[0].message and "ComposioHQ/composio#2788" in found[0].message
+    tool["name"] = tool["name"][:-1]  # 59 with the server's letter: kept
+    assert not _codes(_check(tool, consumers=("cursor",), server_name="g"), "TC903")
