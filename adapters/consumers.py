@@ -21,7 +21,7 @@ CONFIDENCES = ("documented", "observed", "unclear")
 #: What the consumer does with a tool or request that breaks the rule.
 EFFECTS = ("rejected", "dropped", "truncated", "renamed")
 #: Rule kinds, with their own settings and the JSON types each accepts (the common ones are in ``_COMMON``).
-RULE_KINDS: dict[str, dict[str, tuple[type, ...]]] = {
+RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "max_tools": {"max": (int,)},
     "name_length": {"max": (int,), "format": (str,), "server_prefix_max": (int,), "lowercase_server": (bool,)},
     "array_items": {},
@@ -30,16 +30,16 @@ RULE_KINDS: dict[str, dict[str, tuple[type, ...]]] = {
     "strict": {},
     "strict_keywords": {"keywords": (list,)},
     "tool_use": {},
-}
-_REQUIRED: dict[str, frozenset[str]] = {
+})
+_REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),
     "typed_nodes": frozenset({"mode"}), "strict_keywords": frozenset({"keywords"}),
-}
-_COMMON: dict[str, tuple[type, ...]] = {
+})
+_COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
     "id": (str,), "rule": (str,), "effect": (str,), "message": (str,), "source": (list,), "confidence": (str,),
     "targets": (list,),
-}
-_CHOICES = {"draft": ("draft-07",), "mode": ("gemini-cli", "all")}
+})
+_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"draft": ("draft-07",), "mode": ("gemini-cli", "all")})
 #: A source is a docs URL, ``owner/repo#N`` (issue or pull request) or ``owner/repo@commit path``.
 SOURCE_FORMS = re.compile(r"https?://\S+|[\w.-]+/[\w.-]+#\d+|[\w.-]+/[\w.-]+@[0-9a-f]{7,40} \S+")
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -141,15 +141,32 @@ def _schemas() -> Any:
     return files("toolcast.schemas").joinpath("consumers")
 
 
+def _json_files(folder: Any) -> list[Any]:
+    return sorted((p for p in folder.iterdir() if p.name.endswith(".json")), key=lambda p: p.name)
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    consumers: Mapping[str, Consumer]
+    families: tuple[Consumer, ...]
+
+
 @cache
+def _catalogue() -> _Catalogue:
+    """Every profile, validated once (package data: a pure function of the files shipped in the package)."""
+    hosts = {p.name[:-5]: validate_consumer(p.name[:-5], json.loads(p.read_text(encoding="utf-8")))
+             for p in _json_files(_schemas())}
+    families: list[Consumer] = []
+    for p in _json_files(_schemas().joinpath("models")):
+        families.extend(validate_models(p.name[:-5], json.loads(p.read_text(encoding="utf-8"))))
+    names = [f.name for f in families]
+    _need(len(names) == len(set(names)), "schemas/consumers/models", "family names must be unique")
+    return _Catalogue(MappingProxyType(hosts), tuple(families))
+
+
 def consumer_names() -> tuple[str, ...]:
     """Every host or API profile, by name."""
-    return tuple(sorted(p.name[:-5] for p in _schemas().iterdir() if p.name.endswith(".json")))
-
-
-@cache
-def model_providers() -> tuple[str, ...]:
-    return tuple(sorted(p.name[:-5] for p in _schemas().joinpath("models").iterdir() if p.name.endswith(".json")))
+    return tuple(sorted(_catalogue().consumers))
 
 
 def validate_consumer(name: str, data: Any) -> Consumer:
@@ -194,32 +211,23 @@ def validate_models(provider: str, data: Any) -> tuple[Consumer, ...]:
     return tuple(out)
 
 
-@cache
 def consumer(name: str) -> Consumer:
     """The validated profile of a host or API; ``UnknownConsumer`` lists the known names."""
-    if name not in consumer_names():
+    found = _catalogue().consumers.get(name)
+    if found is None:
         raise UnknownConsumer(f"unknown consumer {name!r}; known: {', '.join(consumer_names())}")
-    text = _schemas().joinpath(f"{name}.json").read_text(encoding="utf-8")
-    return validate_consumer(name, json.loads(text))
+    return found
 
 
-@cache
 def model_families() -> tuple[Consumer, ...]:
     """Every model family of every provider, validated, in file order (the first match wins)."""
-    out: list[Consumer] = []
-    for provider in model_providers():
-        text = _schemas().joinpath("models", f"{provider}.json").read_text(encoding="utf-8")
-        out.extend(validate_models(provider, json.loads(text)))
-    names = [f.name for f in out]
-    _need(len(names) == len(set(names)), "schemas/consumers/models", "family names must be unique")
-    return tuple(out)
+    return _catalogue().families
 
 
 def known_models() -> str:
     return "; ".join(f"{f.name} ({', '.join(f.examples)})" for f in model_families())
 
 
-@cache
 def model_family(model: str) -> Consumer:
     """The family whose rules hold for ``model`` (a family name or a model name it matches); a model no
     family matches is ``UnknownConsumer``, listing the families and example names."""
@@ -237,7 +245,6 @@ class ProviderToolLimit:
     rule: ConsumerRule
 
 
-@cache
 def provider_tool_limit(target: str) -> ProviderToolLimit | None:
     from .providers import profile
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from .. import pointer as jp
 from ..consumers import Consumer, ConsumerRule, consumer, model_family, provider_tool_limit
 from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
+from .fast_meta import certainly_valid
 from .findings import Severity
 from .rules import (
     CONSUMER_ARRAY_ITEMS,
@@ -33,7 +34,8 @@ from .tool_checks import Raw
 _PER_RULE = 10
 #: Without a configured server name, host prefixes are measured with the shortest one (a single character).
 _SHORTEST_SERVER = "x"
-_EFFECT_TEXT = {"rejected": "rejected", "dropped": "left out", "truncated": "cut", "renamed": "renamed"}
+_EFFECT_TEXT: Mapping[str, str] = MappingProxyType(
+    {"rejected": "rejected", "dropped": "left out", "truncated": "cut", "renamed": "renamed"})
 
 
 def severity(rule: ConsumerRule) -> Severity:
@@ -43,7 +45,6 @@ def severity(rule: ConsumerRule) -> Severity:
     return Severity.WARNING if rule.confidence == "unclear" and level == Severity.ERROR else level
 
 
-@cache
 def _selected(consumers: tuple[str, ...], models: tuple[str, ...]) -> tuple[Consumer, ...]:
     return tuple(consumer(n) for n in consumers) + tuple(model_family(m) for m in models)
 
@@ -155,15 +156,23 @@ def _array_items(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr:
     return out
 
 
-@cache
 def _draft07() -> Any:
-    """A validator of schemas against the draft-07 meta-schema (built once)."""
+    """A validator of schemas against the draft-07 meta-schema (cheap to build; no module-level cache)."""
     from jsonschema import Draft7Validator  # type: ignore[import-untyped]
 
     return Draft7Validator(Draft7Validator.META_SCHEMA)
 
 
+def certainly_valid_07(schema: Any) -> bool:
+    """True only for a schema the draft-07 meta-schema accepts, without jsonschema's milliseconds: the 2020-12
+    pre-check constrains every keyword draft-07 does, at least as tightly, except `additionalItems` (a schema
+    in draft-07, unknown in 2020-12), so a schema using it is left to jsonschema."""
+    return certainly_valid(schema) and not any("additionalItems" in node for _, node, _ in subschemas(schema))
+
+
 def _meta_schema(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    if certainly_valid_07(params):
+        return []
     out = []
     for err in sorted(_draft07().iter_errors(params), key=lambda e: [str(p) for p in e.absolute_path]):
         where = ptr + jp.from_parts([str(p) for p in err.absolute_path])

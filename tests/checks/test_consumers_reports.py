@@ -233,3 +233,42 @@ def test_cursor_filters_composios_sheet_tool_under_a_one_letter_server() -> None
     assert "exceeds 60 characters" in found[0].message and "ComposioHQ/composio#2788" in found[0].message
     tool["name"] = tool["name"][:-1]  # 59 with the server's letter: kept
     assert not _codes(_check(tool, consumers=("cursor",), server_name="g"), "TC903")
+
+
+def _schemas_in(value: Any) -> list[dict[str, Any]]:
+    """Every parameters/inputSchema object in a fixture document."""
+    out: list[dict[str, Any]] = []
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            if key in ("parameters", "inputSchema", "input_schema", "json") and isinstance(sub, dict):
+                out.append(sub)
+            out += _schemas_in(sub)
+    elif isinstance(value, list):
+        for sub in value:
+            out += _schemas_in(sub)
+    return out
+
+
+def test_the_fast_draft_07_answer_is_never_valid_when_jsonschema_says_invalid() -> None:
+    """The pre-check that spares jsonschema's milliseconds for VS Code's draft-07 rule must not pass a schema
+    the draft-07 meta-schema rejects (jsonschema's Draft7Validator is the oracle)."""
+    from jsonschema import Draft7Validator
+    from toolcast.adapters.checks.consumer_checks import certainly_valid_07
+
+    bad_values: list[tuple[str, Any]] = [("additionalItems", 5), ("minimum", "0"), ("required", "a"), ("items", 3),
+                                         ("type", "tuple"), ("maxItems", -1), ("enum", {}), ("properties", []),
+                                         ("anyOf", []), ("dependencies", {"a": 1}), ("additionalItems", True)]
+    files = sorted(FIXTURES.parent.glob("*.json")) + sorted((FIXTURES.parents[1] / "corpus").glob("examples-*.json"))
+    bases = [s for path in files for s in _schemas_in(json.loads(path.read_text()))][:300]
+    schemas = list(bases)
+    for base in bases[:40]:
+        for key, value in bad_values:
+            schemas.append({**base, key: value})
+            schemas.append({"type": "object", "properties": {"inner": {**base, key: value}}})
+    meta = Draft7Validator(Draft7Validator.META_SCHEMA)
+    passed = 0
+    for schema in schemas:
+        if certainly_valid_07(schema):
+            passed += 1
+            assert not list(meta.iter_errors(schema)), schema
+    assert len(bases) > 100 and passed > 100  # it does spare the common case
