@@ -260,7 +260,18 @@ def run_server(args: argparse.Namespace) -> int:
     for item in _locate(f"mcp:{live.server}", live.text, list(report.findings), args.format):
         where, _inner = tool_location(live.server, item.finding.pointer, live.tools)
         located.append(replace(item, where=where, line_text=""))
-    return _emit(located, args, f"{len(live.tools)} tool(s) of MCP server {live.server} checked")
+    return _emit(located, args, f"{len(live.tools)} tool(s) of MCP server {live.server} checked" + _judged_by(cfg))
+
+
+def _judged_by(cfg: Any) -> str:
+    """`` for VS Code (…), Claude Code (server name 'x')``: who the consumer rules were those of."""
+    from toolcast.adapters.consumers import consumer, model_family
+
+    names = [consumer(n).display_name for n in cfg.consumers] + [f"{m} ({model_family(m).display_name})"
+                                                                  for m in cfg.models]
+    if not names:
+        return ""
+    return f" for {', '.join(names)}" + (f" (server name {cfg.server_name!r})" if cfg.consumers else "")
 
 
 def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:

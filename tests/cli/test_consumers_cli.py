@@ -99,3 +99,5 @@ def test_human_output_names_the_consumer_and_the_source(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "VS Code (Copilot agent mode): array without `items`" in done.stdout
     assert "microsoft/vscode#246119" in done.stdout
+    assert "2 tool(s) of MCP server MCP_DOCKER checked for VS Code (Copilot agent mode) (server name 'MCP_DOCKER')" \
+        in done.stderr
