@@ -639,7 +639,7 @@ CONSUMER_NAME_LENGTH = _rule(
     E,
     "A tool name is too long once a host adds its prefix, or for a selected model.",
     "Claude Code sends `mcp__<server>__<tool>` and the API rejects it over 64 characters "
-    "(anthropics/claude-code#2326); Cursor filters tools whose server and tool names exceed 60; VS Code cuts "
+    "(anthropics/claude-code#2326); Cursor filters tools whose server and tool names together reach 60; VS Code cuts "
     "silently at 64; Codex CLI and Gemini CLI rename (a hash, or a cut in the middle). Gemini 2.x models have "
     "rejected names over 64 (google-gemini/gemini-cli#7869). The server name is the one the host is configured "
     "with: `server_name` in the configuration or `--server-name`. " + _CONSUMER_WHY,
