@@ -84,8 +84,8 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
             out.append(_raw(CONSUMER_STRICT_UNSUPPORTED, who.name, rule,
                             f"{label}: the tool is sent with `strict`, which this model rejects",
                             _strict_ptr(value, name_ptr), target=_first(rule.targets)))
-        if not isinstance(params, dict) or shape == "legacy":
-            continue
+        if not isinstance(params, dict) or shape == "legacy" or (shape == "gemini" and who.kind == "host"):
+            continue  # hosts read JSON Schema: a Gemini OpenAPI schema reaches them converted, not as written
         try:
             if rule.kind == "array_items":
                 out.extend(_array_items(who, rule, params, params_ptr))

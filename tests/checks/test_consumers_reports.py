@@ -272,3 +272,10 @@ def test_the_fast_draft_07_answer_is_never_valid_when_jsonschema_says_invalid() 
             passed += 1
             assert not list(meta.iter_errors(schema)), schema
     assert len(bases) > 100 and passed > 100  # it does spare the common case
+
+
+def test_a_gemini_openapi_schema_is_not_judged_by_hosts_as_json_schema() -> None:
+    """Upper-case OpenAPI types are Gemini's `parameters` form; an MCP host gets the tool converted."""
+    tool = {"functionDeclarations": [{"name": "lookup", "description": "Look up.", "parameters": {
+        "type": "OBJECT", "properties": {"tags": {"type": "ARRAY", "items": {"type": "STRING"}}}}}]}
+    assert not _codes(_check(tool, consumers=("vscode", "gemini-cli")), "TC90")
