@@ -72,6 +72,8 @@ ALLOWED: dict[str, str] = {
     "providers.profile_text": "package data: schemas/providers/<target>.json as text (str), per target",
     "providers.profile": "package data: the validated profile per target (frozen dataclass, read-only mappings)",
     "messages.thinking._table": "package data: schemas/models.json, frozen (read-only mappings and tuples)",
+    "consumers._catalogue": "package data: schemas/consumers/**.json, validated once, frozen (frozen dataclasses, "
+                            "read-only mappings and tuples)",
 }
 
 
@@ -158,6 +160,12 @@ def test_package_data_loaders_hand_out_immutable_values() -> None:
         walk(profile.modes)  # handed to every conversion as they are: read-only at every depth
     table = thinking._table()
     walk(table)
+    from toolcast.adapters import consumers
+
+    for who in (*consumers._catalogue().consumers.values(), *consumers._catalogue().families):
+        for rule in who.rules:
+            assert isinstance(rule.settings, types.MappingProxyType)
+            walk(rule.settings)
 
 
 def test_the_allowed_tables_are_not_changed_by_the_analysis() -> None:

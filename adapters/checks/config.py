@@ -18,7 +18,7 @@ from typing import Any
 from ..targets import TARGETS, TargetOptions, TypeCase
 from .findings import Severity
 from .registry import RULES
-from .rules import CONFIG_BAD_BUDGET, CONFIG_BAD_VALUE, CONFIG_UNKNOWN_KEY
+from .rules import CONFIG_BAD_BUDGET, CONFIG_BAD_VALUE, CONFIG_UNKNOWN_CONSUMER, CONFIG_UNKNOWN_KEY
 
 #: Files that count as tool files when a folder is checked (or a client asks).
 DEFAULT_GLOBS: tuple[str, ...] = (
@@ -39,7 +39,10 @@ CONFIG_FILES: tuple[str, ...] = ("toolcast.toml", "pyproject.toml")
 #: Request budgets (TC93x): positive whole numbers, unset by default.
 _BUDGET_KEYS = ("max_tokens", "max_tools")
 
-_TOP_KEYS = ("targets", "target_options", "select", "ignore", "severity", "globs", *_BUDGET_KEYS)
+#: Who consumes the tools (schemas/consumers): hosts and APIs, model families, the MCP server's name there.
+_CONSUMER_KEYS = ("consumers", "models", "server_name")
+
+_TOP_KEYS = ("targets", "target_options", "select", "ignore", "severity", "globs", *_BUDGET_KEYS, *_CONSUMER_KEYS)
 _TARGET_OPTION_KEYS = ("enabled", "strict", "gemini_type_case")
 
 
@@ -75,6 +78,11 @@ class CheckConfig:
     source: str | None = None  # the file the configuration came from, if any
     max_tokens: int | None = None  # estimated tokens of a file's tools per target (TC930)
     max_tools: int | None = None  # tools per file or MCP server (TC931)
+    #: Selected hosts/APIs and models (``schemas/consumers``): their rules run only when selected.
+    consumers: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
+    #: The MCP server's name as the hosts know it (the prefix of host-prefixed tool names).
+    server_name: str | None = None
 
     def options_for(self, target: str) -> TargetOptions:
         return self.target_options.get(target, TargetOptions())
@@ -120,6 +128,7 @@ class CheckConfig:
             tuple(sorted((k, v.strict, v.gemini_type_case) for k, v in self.target_options.items())),
             self.max_tokens,
             self.max_tools,
+            (self.consumers, self.models, self.server_name),
         )
 
 
@@ -246,6 +255,7 @@ def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConf
 
     kwargs["target_options"] = MappingProxyType(options)
     kwargs.update(_budgets(data, source, problems))
+    kwargs.update(consumer_settings(data, source, problems))
     return CheckConfig(**kwargs), problems
 
 
@@ -265,6 +275,36 @@ def _budgets(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]
             continue
         found[key] = value
     return found
+
+
+def consumer_settings(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, Any]:
+    """``consumers``, ``models`` and ``server_name``; an unknown host or model is a TC703 problem naming the
+    known ones, and is left out."""
+    from ..consumers import UnknownConsumer, consumer, model_family
+
+    out: dict[str, Any] = {}
+    for key, lookup in (("consumers", consumer), ("models", model_family)):
+        if key not in data:
+            continue
+        listed = _str_list(data[key], source, key, problems)
+        if listed is None:
+            continue
+        good = []
+        for name in listed:
+            try:
+                lookup(name)
+            except UnknownConsumer as exc:
+                problems.append(ConfigProblem(source, key, str(exc), CONFIG_UNKNOWN_CONSUMER))
+            else:
+                good.append(name)
+        out[key] = tuple(dict.fromkeys(good))
+    if "server_name" in data:
+        name = data["server_name"]
+        if isinstance(name, str) and name.strip():
+            out["server_name"] = name
+        else:
+            problems.append(ConfigProblem(source, "server_name", "`server_name` must be a non-empty string"))
+    return out
 
 
 def _unknown_target(name: str) -> str:

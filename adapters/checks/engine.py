@@ -19,6 +19,7 @@ from ..providers import DISPLAY_NAMES
 from .analyzer import Analyzer, collector_paused
 from .api import DocumentReport, FindingBlock, ToolSummary
 from .config import CheckConfig, ConfigProblem
+from .consumer_checks import document_raws
 from .edits import Renderer
 from .findings import Finding, Fix, Related, Severity
 from .registry import RULES
@@ -586,6 +587,7 @@ def _document_checks(facts: list[tuple[Any, ToolFacts]], config: CheckConfig) ->
                 )
             )
             break
+    raws.extend(document_raws([obj.pointer for obj, _ in facts], config))
     return raws
 
 
@@ -637,7 +639,7 @@ def _finish(
         data.setdefault("rule", rule.name)
         finding = Finding(
             raw.code,
-            rule.severity,
+            Severity(raw.data["severity"]) if "severity" in raw.data else rule.severity,
             raw.message,
             raw.pointer if raw.place == "missing" else pointer,
             span,

@@ -3,7 +3,8 @@ module; ``docs/rules.md``, ``toolcast explain`` and SARIF metadata are generated
 
 Families: TC0xx file and syntax · TC1xx discovery (seed 000) · TC2xx registration and names ·
 TC3xx JSON Schema validity · TC4xx legacy parameter map · TC5xx feature loss per target ·
-TC6xx provider limits · TC7xx configuration · TC8xx request files (messages) · TC9xx request budgets.
+TC6xx provider limits · TC7xx configuration · TC8xx request files (messages) · TC9xx consumers (MCP hosts,
+model families, OpenAI-compatible APIs: ``schemas/consumers``) and request budgets (TC93x).
 
 Each code is bound here, and only here, to a constant named after its rule (``REQUIRED_UNDEFINED`` is
 TC302 ``required-undefined``); the code that emits a finding imports the constant, never the string
@@ -27,7 +28,7 @@ FAMILIES: dict[str, str] = {
     "TC6": "Provider limits",
     "TC7": "Configuration",
     "TC8": "Request files",
-    "TC9": "Request budgets",
+    "TC9": "Consumers, request limits and budgets",
 }
 
 
@@ -531,6 +532,16 @@ CONFIG_BAD_BUDGET = _rule(
     '[tool.toolcast]\nmax_tokens = "8k"\nmax_tools = 0',
     '[tool.toolcast]\nmax_tokens = 8000\nmax_tools = 40',
 )
+CONFIG_UNKNOWN_CONSUMER = _rule(
+    "TC703",
+    "config-unknown-consumer",
+    E,
+    "`consumers` or `models` names a host, API or model that no consumer profile knows.",
+    "The message lists the known names (`schemas/consumers/*.json`, and the model families of "
+    "`schemas/consumers/models/*.json` with example model names). The unknown name is left out. (Examples in TOML.)",
+    'consumers = ["vs-code"]\nmodels = ["gemini-pro-9"]',
+    'consumers = ["vscode"]\nmodels = ["gemini-2.5-pro"]',
+)
 
 # --- TC8xx: request files (*.request.json, seed 004) -------------------------------------------------
 REQUEST_FORMAT = _rule(
@@ -655,4 +666,106 @@ TOKEN_BUDGET_UNAVAILABLE = _rule(
     "not checked, and this finding says so rather than passing silently.",
     '# toolcast.toml\nmax_tokens = 8000\n# pip install toolcast',
     "# pip install 'toolcast[tokens]'",
+)
+# --- TC9xx: consumers (schemas/consumers) --------------------------------------------------------------
+_CONSUMER_WHY = (
+    "Each finding names the consumer and the source of its rule (a docs URL, a source file at a commit or an "
+    "issue) with its confidence: documented, observed (an error quoted in a public report) or unclear (sources "
+    "disagree; never more than a warning). Consumer rules run only for the hosts and models selected with "
+    "`consumers`/`models` (or `--for`/`--model`)."
+)
+PROVIDER_TOOL_COUNT = _rule(
+    "TC901",
+    "provider-tool-count",
+    E,
+    "More tools in one file or server than a provider accepts in one request.",
+    "The provider's own limit (`limits.max_tools` in its profile), so it is checked without a consumer: OpenAI "
+    "answers `Invalid 'tools': array too long. Expected an array with maximum length 128` "
+    "(zed-industries/zed#32946, anomalyco/opencode#4909).",
+    '{"tools": ["... 150 tools"]}',
+    '{"tools": ["... at most 128 tools, or split them across agents"]}',
+)
+CONSUMER_TOOL_COUNT = _rule(
+    "TC902",
+    "consumer-tool-count",
+    E,
+    "More tools than a selected host or API sends or accepts in one request.",
+    "VS Code's Copilot stops at 128 tools, Groq at 128, xAI at 200; Cursor and Windsurf send only part of a "
+    "long list (their limits are unclear, so the finding is a warning). " + _CONSUMER_WHY,
+    '{"tools": ["... 150 tools"]}  // consumers = ["vscode"]',
+    '{"tools": ["... at most 128 tools"]}',
+)
+CONSUMER_NAME_LENGTH = _rule(
+    "TC903",
+    "consumer-name-length",
+    E,
+    "A tool name is too long once a host adds its prefix, or for a selected model.",
+    "Claude Code sends `mcp__<server>__<tool>` and the API rejects it over 64 characters "
+    "(anthropics/claude-code#2326); Cursor filters tools whose server and tool names together reach 60; VS Code cuts "
+    "silently at 64; Codex CLI and Gemini CLI rename (a hash, or a cut in the middle). Gemini 2.x models have "
+    "rejected names over 64 (google-gemini/gemini-cli#7869). The server name is the one the host is configured "
+    "with: `server_name` in the configuration or `--server-name`. " + _CONSUMER_WHY,
+    '{"name": "search_repository_issues_and_pull_requests_by_label_name"}  // server "github"',
+    '{"name": "search_issues_by_label"}',
+)
+CONSUMER_ARRAY_ITEMS = _rule(
+    "TC904",
+    "consumer-array-items",
+    E,
+    "An array schema has no `items` (a tuple with `prefixItems` only counts), which a selected host rejects.",
+    "VS Code's Copilot fails the whole request: `Failed to validate tool …: tool parameters array type must have "
+    "items` (microsoft/vscode#246119), at any depth. Pydantic writes tuples as `prefixItems` without `items`. "
+    + _CONSUMER_WHY,
+    '{"type": "object", "properties": {"p": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]}}}',  # noqa: E501
+    '{"type": "object", "properties": {"p": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}}}',  # noqa: E501
+)
+CONSUMER_META_SCHEMA = _rule(
+    "TC905",
+    "consumer-meta-schema",
+    E,
+    "The parameters schema is not valid under the JSON Schema draft a selected host validates against.",
+    "VS Code validates every MCP `inputSchema` against draft-07 and omits the tools that fail. " + _CONSUMER_WHY,
+    '{"type": "object", "properties": {"n": {"type": "integer", "minimum": "0"}}}',
+    '{"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}}',
+)
+CONSUMER_UNTYPED_SCHEMA = _rule(
+    "TC906",
+    "consumer-untyped-schema",
+    E,
+    "A schema node has no `type` where a selected host or model needs one.",
+    "Gemini CLI skipped such tools (`… because it has missing types in its parameter schema`, "
+    "arben-adm/mcp-sequential-thinking#12); Gemini 3 rejects `TYPE_UNSPECIFIED` nodes sent through `parameters` "
+    "(UKGovernmentBEIS/inspect_ai#3097). " + _CONSUMER_WHY,
+    '{"type": "object", "properties": {"value": {"description": "any JSON value"}}}',
+    '{"type": "object", "properties": {"value": {"type": "string", "description": "a JSON-encoded value"}}}',
+)
+CONSUMER_STRICT_UNSUPPORTED = _rule(
+    "TC907",
+    "consumer-strict-unsupported",
+    E,
+    "A strict tool is sent to a model that rejects `strict`.",
+    "On Bedrock Converse, Claude Opus 4.7/4.8, Sonnet 4 and Sonnet 5 answer `tools.0.custom.strict: Extra inputs "
+    "are not permitted` (BerriAI/litellm#31585). " + _CONSUMER_WHY,
+    '{"toolSpec": {"name": "t", "strict": true, "inputSchema": {"json": {"type": "object"}}}}  // us.anthropic.claude-opus-4-7',  # noqa: E501
+    '{"toolSpec": {"name": "t", "inputSchema": {"json": {"type": "object"}}}}',
+)
+CONSUMER_STRICT_KEYWORD = _rule(
+    "TC908",
+    "consumer-strict-keyword",
+    E,
+    "A strict tool uses a keyword that a selected model or API rejects in strict mode.",
+    "On Bedrock, Claude Sonnet 4.6 with `strict` rejects `maxItems`: `tools.1.custom: For 'array' type, property "
+    "'maxItems' is not supported` (BerriAI/litellm#39115). " + _CONSUMER_WHY,
+    '{"type": "array", "items": {"type": "string"}, "maxItems": 5}',
+    '{"type": "array", "items": {"type": "string"}, "description": "at most 5"}',
+)
+CONSUMER_TOOLS_UNSUPPORTED = _rule(
+    "TC909",
+    "consumer-tools-unsupported",
+    E,
+    "Tools are sent to a model that does not support tool use.",
+    "Bedrock's supported-features table lists tool use: No for Titan text, Claude 2.x and Instant, "
+    "Jamba-Instruct and Cohere Command Text/Light. " + _CONSUMER_WHY,
+    '{"name": "get_weather", "parameters": {"type": "object"}}  // amazon.titan-text-express-v1',
+    '// a model with tool use, e.g. anthropic.claude-3-5-sonnet-20240620-v1:0',
 )

@@ -223,11 +223,21 @@ class _ToolChecker:
         target_names = self.check_names(name)
         self.check_descriptions()
         self.check_losses()
+        self.check_consumers(name)
         anthropic_strict = "anthropic" in self.config.targets and strict_for(
             "anthropic", self.value, self.shape, self.config.options_for("anthropic")
         )
         facts = ToolFacts(name, target_names, anthropic_strict, self.optional, self.unions)
         return ToolResult(tuple(self.raws), facts)
+
+    def check_consumers(self, name: str | None) -> None:
+        """TC9xx: what the selected hosts, APIs and models do to this tool (``consumer_checks``)."""
+        if not (self.config.consumers or self.config.models):
+            return
+        from .consumer_checks import tool_raws  # it builds on this module's `Raw`
+
+        for raw in tool_raws(self.value, self.shape, self.fields, name, self.config):
+            self.add(raw)
 
     # --- TC1xx ------------------------------------------------------------------------------------
     def check_discovery(self) -> str | None:

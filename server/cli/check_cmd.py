@@ -73,8 +73,23 @@ def register(subparsers: Any) -> None:
         help="worker processes for many files (0 or 1: check in this process; default: one per CPU, "
         "used only when the files are large enough to gain from it)",
     )
+    add_consumer_arguments(p)
     add_source_arguments(p)
     p.set_defaults(func=run)
+
+
+def add_consumer_arguments(p: argparse.ArgumentParser) -> None:
+    """``--for``, ``--model`` and ``--server-name``: which consumers judge the tools (schemas/consumers)."""
+    group = p.add_argument_group("consumers (MCP hosts, APIs, models)")
+    group.add_argument("--for", dest="consumers", action="append", metavar="HOST",
+                       help="also apply the rules of these hosts or APIs (repeatable or comma-separated; e.g. "
+                            "vscode,claude-code,cursor; with --mcp it may also come last, after the server command)")
+    group.add_argument("--model", dest="models", action="append", metavar="MODEL",
+                       help="also apply the rules of this model or model family (repeatable; e.g. gemini-2.5-pro, "
+                            "us.anthropic.claude-opus-4-7)")
+    group.add_argument("--server-name", metavar="NAME",
+                       help="the MCP server's name as the hosts know it (the prefix of host-prefixed tool names; "
+                            "with --mcp the default is the name the server reports)")
 
 
 def _jobs_value(text: str) -> int:
@@ -123,12 +138,52 @@ def _content_is_tools(report: Any) -> bool:
     return bool(report.is_tool_file and report.tools and not any(f.code == PARAMETERS_MISSING for f in report.findings))
 
 
-#: The command line's --target, --select and --ignore: plain tuples, so worker processes get them too.
-Overrides = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+#: The command line's --for, --model and --server-name.
+ConsumerOverrides = tuple[tuple[str, ...], tuple[str, ...], str | None]
+#: The command line's --target, --select and --ignore, and its consumers: plain tuples, so worker processes
+#: get them too.
+Overrides = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], ConsumerOverrides]
 
 
 def _overrides(args: argparse.Namespace) -> Overrides:
-    return tuple(args.target or ()), _codes(args.select), _codes(args.ignore)
+    return tuple(args.target or ()), _codes(args.select), _codes(args.ignore), _consumer_overrides(args)
+
+
+def _consumer_overrides(args: argparse.Namespace) -> ConsumerOverrides:
+    names = tuple(x.strip() for v in args.consumers or () for x in v.split(",") if x.strip())
+    models = tuple(x.strip() for v in args.models or () for x in v.split(",") if x.strip())
+    return tuple(dict.fromkeys(names)), tuple(dict.fromkeys(models)), args.server_name
+
+
+def _bad_consumers(args: argparse.Namespace) -> bool:
+    """An unknown --for or --model name: one line naming the known ones (exit 2)."""
+    from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
+
+    names, models, server = _consumer_overrides(args)
+    try:
+        for name in names:
+            consumer(name)
+        for model in models:
+            model_family(model)
+    except UnknownConsumer as exc:
+        print(f"toolcast check: {exc}", file=sys.stderr)
+        return True
+    if server is not None and not server.strip():
+        print("toolcast check: --server-name must not be empty", file=sys.stderr)
+        return True
+    return False
+
+
+def _with_consumers(cfg: Any, chosen: ConsumerOverrides) -> Any:
+    """``cfg`` with the command line's consumers added to the configured ones (and its server name)."""
+    names, models, server = chosen
+    if names:
+        cfg = replace(cfg, consumers=tuple(dict.fromkeys((*cfg.consumers, *names))))
+    if models:
+        cfg = replace(cfg, models=tuple(dict.fromkeys((*cfg.models, *models))))
+    if server:
+        cfg = replace(cfg, server_name=server)
+    return cfg
 
 
 def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any, list[Any]]:
@@ -136,8 +191,9 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
     with the command line's --target, --select and --ignore applied; and its problems."""
     from toolcast.adapters.checks.config import load_config
 
-    targets, select, ignore = _overrides(args) if isinstance(args, argparse.Namespace) else args
+    targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
+    cfg = _with_consumers(cfg, chosen)
     if targets:
         cfg = replace(cfg, targets=tuple(t for t in cfg.targets if t in targets) or targets)
     if select:
@@ -162,6 +218,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"toolcast check: --cost is for the human and json formats, not {args.format}", file=sys.stderr)
         return 2
 
+    _lift_trailing_for(args)
+    if _bad_consumers(args):
+        return 2
     if wants_server(args) or args.mcp_command:
         if args.paths:
             print("toolcast check: give tool files, a server (--mcp / --mcp-url) or tool executables (--exec / "
@@ -173,6 +232,20 @@ def run(args: argparse.Namespace) -> int:
               "--mcp-url URL", file=sys.stderr)
         return 2
     return run_files(args)
+
+
+def _lift_trailing_for(args: argparse.Namespace) -> None:
+    """``toolcast check --mcp -- CMD ARGS --for vscode``: a ``--for`` that ends the server command is
+    toolcast's, not the server's (no server option is named so; ``--model`` is, so it must come before ``--``)."""
+    command = args.mcp_command
+    if not command:
+        return
+    if len(command) >= 3 and command[-2] == "--for":
+        args.consumers = [*(args.consumers or ()), command[-1]]
+        args.mcp_command = command[:-2]
+    elif len(command) >= 2 and command[-1].startswith("--for="):
+        args.consumers = [*(args.consumers or ()), command[-1][len("--for="):]]
+        args.mcp_command = command[:-1]
 
 
 def run_server(args: argparse.Namespace) -> int:
@@ -189,6 +262,9 @@ def run_server(args: argparse.Namespace) -> int:
     live = fetch_document(args, "check")
     if live is None:
         return 2
+    if cfg.server_name is None and not live.programs:  # the name the server reports, unless --server-name or
+        # the configuration say
+        cfg = replace(cfg, server_name=live.server)
     located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
                                                                               strict=True)]
     analyzer = Analyzer()  # this run's: one document
@@ -201,8 +277,19 @@ def run_server(args: argparse.Namespace) -> int:
     costs = ([(live.shown, _document_costs(analyzer, live.text, report, cfg))]
              if args.format == "human" or args.cost else None)
     # A tool executable that could not be asked is an unreadable input: exit 2 once the others are checked.
-    return _emit(located, args, f"{len(live.tools)} tool(s) of {live.described} checked",
+    return _emit(located, args, f"{len(live.tools)} tool(s) of {live.described} checked" + _judged_by(cfg),
                  2 if live.failures else 0, costs=costs)
+
+
+def _judged_by(cfg: Any) -> str:
+    """`` for VS Code (…), Claude Code (server name 'x')``: who the consumer rules were those of."""
+    from toolcast.adapters.consumers import consumer, model_family
+
+    names = [consumer(n).display_name for n in cfg.consumers] + [f"{m} ({model_family(m).display_name})"
+                                                                  for m in cfg.models]
+    if not names:
+        return ""
+    return f" for {', '.join(names)}" + (f" (server name {cfg.server_name!r})" if cfg.consumers else "")
 
 
 def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:

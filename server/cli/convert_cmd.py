@@ -37,6 +37,8 @@ def register(sub: Any) -> None:
     p.add_argument("--tool", help="convert only the tool with this name")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--out", help="write the output to this file (atomically) instead of stdout")
+    p.add_argument("--model", help="check the tools against this model's rules too (schemas/consumers/models; "
+                                   "e.g. gemini-2.5-pro, us.anthropic.claude-opus-4-7): an error writes nothing")
     from .mcp_common import add_source_arguments
 
     add_source_arguments(p)
@@ -69,6 +71,14 @@ def render(value: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     from .mcp_common import wants_server
 
+    if args.model is not None:
+        from toolcast.adapters.consumers import UnknownConsumer, model_family
+
+        try:
+            model_family(args.model)
+        except UnknownConsumer as exc:
+            print(f"toolcast convert: {exc}", file=sys.stderr)
+            return 2
     live = None
     if wants_server(args) or getattr(args, "mcp_command", None):
         if args.file is not None:
@@ -126,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         for r in records:
             r["location"] = live_location(live, r["document_pointer"])[0]
     ok = all(c.ok for c in conversions)
+    if args.model is not None and not _model_rules_pass(args, text, options, live):
+        return 2
     if args.format == "json":
         roundtrip = [c.roundtrip for c in conversions]
         payload = {"output": output if ok else None, "losses": records,
@@ -142,6 +154,35 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     return _emit(args, render(output), ok)
+
+
+def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOptions, live: Any) -> bool:
+    """``--model``: the model's rules (TC9xx) for the target, each on stderr; False (nothing written) when one
+    says the model rejects the tools."""
+    from toolcast.adapters.checks import Analyzer, CheckConfig
+    from toolcast.adapters.checks.findings import Severity
+
+    config = CheckConfig(targets=(args.to,), models=(args.model,), target_options={args.to: options},
+                         select=("TC9",))  # the consumers' family only: the other checks are `check`'s
+    report = Analyzer().check_document(text, config=config)
+    index = LineIndex(text)
+    errors = 0
+    for f in report.findings:
+        if args.tool is not None and f.tool_name not in (None, args.tool):
+            continue
+        if live is not None:
+            from .mcp_common import tool_location
+
+            where = tool_location(live.server, f.pointer, live.tools)[0]
+        else:
+            line, col = index.position(f.span[0], "utf-32")
+            where = f"{args.file}:{line + 1}:{col + 1}"
+        print(f"{where}: {f.severity.value}: {f.code} {f.message}", file=sys.stderr)
+        errors += f.severity == Severity.ERROR
+    if errors:
+        print(f"toolcast: {args.model} rejects these tools as converted for {args.to}; nothing written",
+              file=sys.stderr)
+    return not errors
 
 
 def _record(path: str, parsed: Any, index: LineIndex, lt: LoadedTool, loss: Any) -> dict[str, Any]:

@@ -1,0 +1,293 @@
+"""Checks of the consumers' rules (TC9xx, ``adapters/consumers.py``): what the selected MCP hosts, APIs and
+model families do to a tool (``tool_raws``) and to the tools of a request (``document_raws``), plus the
+providers' own limit on tools per request (TC901, which needs no selection). Each finding names the consumer,
+the rule's source and its confidence in its message (what hover and the CLI show) and in its data."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from .. import pointer as jp
+from ..consumers import Consumer, ConsumerRule, consumer, model_family, provider_tool_limit
+from ..providers import DISPLAY_NAMES
+from .config import CheckConfig
+from .fast_meta import certainly_valid
+from .findings import Severity
+from .rules import (
+    CONSUMER_ARRAY_ITEMS,
+    CONSUMER_META_SCHEMA,
+    CONSUMER_NAME_LENGTH,
+    CONSUMER_STRICT_KEYWORD,
+    CONSUMER_STRICT_UNSUPPORTED,
+    CONSUMER_TOOL_COUNT,
+    CONSUMER_TOOLS_UNSUPPORTED,
+    CONSUMER_UNTYPED_SCHEMA,
+    PROVIDER_TOOL_COUNT,
+)
+from .schema_walk import BudgetExceeded, subschemas, types_of
+from .tool_checks import Raw
+
+#: At most this many findings of one rule in one tool (a generated schema can repeat a fault many times).
+_PER_RULE = 10
+#: Without a configured server name, host prefixes are measured with the shortest one (a single character).
+_SHORTEST_SERVER = "x"
+_EFFECT_TEXT: Mapping[str, str] = MappingProxyType(
+    {"rejected": "rejected", "dropped": "left out", "truncated": "cut", "renamed": "renamed"})
+
+
+def severity(rule: ConsumerRule) -> Severity:
+    """Rejected or left out: error; cut silently: warning; renamed: info. An unclear rule is never an error."""
+    level = {"rejected": Severity.ERROR, "dropped": Severity.ERROR, "truncated": Severity.WARNING}.get(
+        rule.effect, Severity.INFO)
+    return Severity.WARNING if rule.confidence == "unclear" and level == Severity.ERROR else level
+
+
+def _selected(consumers: tuple[str, ...], models: tuple[str, ...]) -> tuple[Consumer, ...]:
+    return tuple(consumer(n) for n in consumers) + tuple(model_family(m) for m in models)
+
+
+def active(config: CheckConfig) -> Iterator[tuple[Consumer, ConsumerRule]]:
+    """The rules of the selected consumers that concern the configured targets."""
+    for who in _selected(config.consumers, config.models):
+        for rule in who.rules:
+            if not rule.targets or any(t in config.targets for t in rule.targets):
+                yield who, rule
+
+
+def _raw(code: str, who: str, rule: ConsumerRule, what: str, pointer: str, place: str = "value",
+         target: str | None = None, **extra: Any) -> Raw:
+    message = f"{what}: {rule.message} [{rule.cite()}]"
+    data = {"consumer": who, "consumer_rule": rule.id, "sources": list(rule.sources),
+            "confidence": rule.confidence, "effect": rule.effect, "severity": severity(rule).value, **extra}
+    return Raw(code, message, pointer, place, target, data=data)
+
+
+# --- one tool -------------------------------------------------------------------------------------------
+
+def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | None, config: CheckConfig) -> list[Raw]:
+    """The selected consumers' findings about one tool (pointers relative to the tool object)."""
+    rules = list(active(config))
+    if not rules or not isinstance(value, dict):
+        return []
+    params_ptr = fields.get("parameters", "/parameters")
+    params = jp.resolve(value, params_ptr, None)
+    name_ptr = fields.get("name", "/name")
+    out: list[Raw] = []
+    for who, rule in rules:
+        label = who.display_name
+        if rule.kind == "name_length" and name is not None:
+            out.extend(_name_length(who, rule, name, name_ptr, config.server_name))
+        elif rule.kind == "strict" and _asks_strict(value, name_ptr, config, rule.targets or _over(who)):
+            out.append(_raw(CONSUMER_STRICT_UNSUPPORTED, who.name, rule,
+                            f"{label}: the tool is sent with `strict`, which this model rejects",
+                            _strict_ptr(value, name_ptr), target=_first(rule.targets)))
+        if not isinstance(params, dict) or shape == "legacy" or (shape == "gemini" and who.kind == "host"):
+            continue  # hosts read JSON Schema: a Gemini OpenAPI schema reaches them converted, not as written
+        try:
+            if rule.kind == "array_items":
+                out.extend(_array_items(who, rule, params, params_ptr))
+            elif rule.kind == "meta_schema":
+                out.extend(_meta_schema(who, rule, params, params_ptr))
+            elif rule.kind == "typed_nodes":
+                out.extend(_typed_nodes(who, rule, params, params_ptr))
+            elif rule.kind == "strict_keywords" and _asks_strict(value, name_ptr, config,
+                                                                 rule.targets or _over(who)):
+                out.extend(_strict_keywords(who, rule, params, params_ptr))
+        except BudgetExceeded:
+            continue  # the schema checks (TC003) already say that this schema was not fully walked
+    return out
+
+
+def _over(who: Consumer) -> tuple[str, ...]:
+    return (who.over,) if who.over else ()
+
+
+def _first(targets: Sequence[str]) -> str | None:
+    return targets[0] if targets else None
+
+
+def prefixed_name(rule: ConsumerRule, tool: str, server: str) -> str:
+    """The name the consumer gives ``tool`` of ``server`` before its length rule applies."""
+    fmt = str(rule.settings["format"])
+    if rule.settings.get("lowercase_server"):
+        server = re.sub(r"[^a-z0-9_.-]+", "_", server.lower())
+        tool = tool.replace(".", "_")
+    cap = rule.settings.get("server_prefix_max")
+    if isinstance(cap, int) and "{server}" in fmt:
+        # The part before the tool name, with the server name cut so that it fits (VS Code: 18 characters).
+        head = fmt.split("{tool}", 1)[0]
+        room = cap - len(head.replace("{server}", ""))
+        server = server[: max(room, 1)]
+    return fmt.replace("{server}", server).replace("{tool}", tool)
+
+
+def _name_length(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, server: str | None) -> list[Raw]:
+    limit = int(rule.settings["max"])
+    has_server = "{server}" in str(rule.settings["format"])
+    full = prefixed_name(rule, name, server or _SHORTEST_SERVER)
+    if len(full) <= limit:
+        return []
+    if not has_server:
+        what = f"{who.display_name}: the name is {len(name)} characters (at most {limit})"
+    elif server:
+        what = (f"{who.display_name}: the name becomes `{full}` ({len(full)} characters, at most {limit}) with "
+                f"server name {server!r}")
+    else:
+        what = (f"{who.display_name}: the name becomes {len(full)} characters even with a one-character server "
+                f"name (at most {limit}; set `server_name` to check the real prefix)")
+    what += f", and is {_EFFECT_TEXT[rule.effect]}"
+    return [_raw(CONSUMER_NAME_LENGTH, who.name, rule, what, name_ptr, target=_first(rule.targets),
+                 sent_name=full, length=len(full), limit=limit)]
+
+
+def _array_items(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    out = []
+    for rel, node, _depth in subschemas(params):
+        if "array" in types_of(node) and "items" not in node:
+            tuple_note = " (a tuple: `prefixItems` without `items`)" if "prefixItems" in node else ""
+            out.append(_raw(CONSUMER_ARRAY_ITEMS, who.name, rule,
+                            f"{who.display_name}: array without `items`{tuple_note}", jp.join(ptr + rel, "items"),
+                            "missing"))
+            if len(out) >= _PER_RULE:
+                break
+    return out
+
+
+def _draft07() -> Any:
+    """A validator of schemas against the draft-07 meta-schema (cheap to build; no module-level cache)."""
+    from jsonschema import Draft7Validator  # type: ignore[import-untyped]
+
+    return Draft7Validator(Draft7Validator.META_SCHEMA)
+
+
+def certainly_valid_07(schema: Any) -> bool:
+    """True only for a schema the draft-07 meta-schema accepts, without jsonschema's milliseconds: the 2020-12
+    pre-check constrains every keyword draft-07 does, at least as tightly, except `additionalItems` (a schema
+    in draft-07, unknown in 2020-12), so a schema using it is left to jsonschema."""
+    return certainly_valid(schema) and not any("additionalItems" in node for _, node, _ in subschemas(schema))
+
+
+def _meta_schema(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    if certainly_valid_07(params):
+        return []
+    out = []
+    for err in sorted(_draft07().iter_errors(params), key=lambda e: [str(p) for p in e.absolute_path]):
+        where = ptr + jp.from_parts([str(p) for p in err.absolute_path])
+        out.append(_raw(CONSUMER_META_SCHEMA, who.name, rule,
+                        f"{who.display_name}: not valid under JSON Schema draft-07 ({err.message})", where))
+        if len(out) >= _PER_RULE:
+            break
+    return out
+
+
+def _gemini_cli_untyped(node: Any, ptr: str) -> str | None:
+    """The first node Gemini CLI's type check fails on (None: the tool is kept). A node needs a `type`
+    unless it is an anyOf/allOf/oneOf whose branches pass; object properties and array items are checked
+    below a typed node, nothing else."""
+    if not isinstance(node, dict):
+        return None
+    if not node.get("type"):
+        branches = [(k, node[k]) for k in ("anyOf", "allOf", "oneOf") if isinstance(node.get(k), list)]
+        if not branches:
+            return ptr
+        for key, subs in branches:
+            for i, sub in enumerate(subs):
+                bad = _gemini_cli_untyped(sub, jp.join(ptr, key, i))
+                if bad is not None:
+                    return bad
+    if node.get("type") == "object" and isinstance(node.get("properties"), dict):
+        for key, sub in node["properties"].items():
+            bad = _gemini_cli_untyped(sub, jp.join(ptr, "properties", key))
+            if bad is not None:
+                return bad
+    if node.get("type") == "array" and node.get("items"):
+        return _gemini_cli_untyped(node["items"], jp.join(ptr, "items"))
+    return None
+
+
+def _typed_nodes(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    if rule.settings["mode"] == "gemini-cli":
+        bad = _gemini_cli_untyped(params, "")
+        if bad is None:
+            return []
+        return [_raw(CONSUMER_UNTYPED_SCHEMA, who.name, rule,
+                     f"{who.display_name}: the schema node at `{bad or '/'}` has no `type`, so the tool is skipped",
+                     jp.join(ptr + bad, "type"), "missing")]
+    out = []
+    for rel, node, _depth in subschemas(params):
+        parent = jp.parts(rel)[-2:-1]
+        if "type" in node or "$ref" in node or parent in (["$defs"], ["definitions"]):
+            continue  # a `$ref` is replaced by its target, which is checked where it is defined
+        out.append(_raw(CONSUMER_UNTYPED_SCHEMA, who.name, rule,
+                        f"{who.display_name}: this schema node has no `type` (TYPE_UNSPECIFIED)",
+                        jp.join(ptr + rel, "type"), "missing", target=_first(rule.targets)))
+        if len(out) >= _PER_RULE:
+            break
+    return out
+
+
+def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    keywords = tuple(rule.settings["keywords"])
+    out = []
+    for rel, node, _depth in subschemas(params):
+        for key in keywords:
+            if key in node:
+                out.append(_raw(CONSUMER_STRICT_KEYWORD, who.name, rule,
+                                f"{who.display_name}: `{key}` in a strict tool", jp.join(ptr + rel, key), "key",
+                                target=_first(rule.targets) or who.over))
+        if len(out) >= _PER_RULE:
+            break
+    return out
+
+
+def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targets: Sequence[str]) -> bool:
+    """The tool is sent with ``strict: true``: the configuration's (or ``--strict``'s) choice for the target
+    when it makes one, else the tool's ``x-toolcast`` override for the target, else its own flag (which
+    clients such as litellm forward as it is)."""
+    ext = value.get("x-toolcast")
+    overrides = ext.get("targets") if isinstance(ext, dict) else None
+    for target in targets:
+        chosen = config.options_for(target).strict
+        if chosen is not None:
+            return chosen
+        over = overrides.get(target) if isinstance(overrides, dict) else None
+        if isinstance(over, dict) and isinstance(over.get("strict"), bool):
+            return bool(over["strict"])
+    return jp.resolve(value, _strict_ptr(value, name_ptr), None) is True
+
+
+def _strict_ptr(value: dict[str, Any], name_ptr: str) -> str:
+    """Where the tool's own ``strict`` flag sits: beside its name (``/function/strict``, ``/toolSpec/strict``)."""
+    return jp.join(jp.from_parts(jp.parts(name_ptr)[:-1]), "strict")
+
+
+# --- the tools of one request -----------------------------------------------------------------------------
+
+def document_raws(pointers: Sequence[str], config: CheckConfig) -> list[Raw]:
+    """Request-level findings for the tools at ``pointers`` (in document order), sent together: the
+    providers' limits on tools per request and the selected consumers' limits and tool-use support."""
+    count = len(pointers)
+    out: list[Raw] = []
+    if not count:
+        return out
+    for target in config.targets:
+        limit = provider_tool_limit(target)
+        if limit is not None and count > int(limit.rule.settings["max"]):
+            cap = int(limit.rule.settings["max"])
+            out.append(_raw(PROVIDER_TOOL_COUNT, target, limit.rule,
+                            f"{DISPLAY_NAMES.get(target, target)}: {count} tools (at most {cap} per request)",
+                            pointers[cap], target=target))
+    for who, rule in active(config):
+        if rule.kind == "max_tools" and count > int(rule.settings["max"]):
+            cap = int(rule.settings["max"])
+            out.append(_raw(CONSUMER_TOOL_COUNT, who.name, rule,
+                            f"{who.display_name}: {count} tools (at most {cap}; this is tool {cap + 1})",
+                            pointers[cap]))
+        elif rule.kind == "tool_use":
+            out.append(_raw(CONSUMER_TOOLS_UNSUPPORTED, who.name, rule,
+                            f"{who.display_name}: tools are sent to a model without tool use", pointers[0],
+                            target=_first(rule.targets)))
+    return out

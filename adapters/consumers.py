@@ -1,0 +1,255 @@
+"""Consumer truth read from the consumer profiles: what an MCP host (``schemas/consumers/<name>.json``), an
+OpenAI-compatible API over a provider, or a model family (``schemas/consumers/models/<provider>.json``) adds
+on top of the provider's own rules. Each rule carries its source and a confidence; the loader rejects a
+profile whose rules lack either, or that has a setting it does not know (the checks read only these)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from types import MappingProxyType
+from typing import Any
+
+from .errors import ToolcastError
+from .targets import TARGETS
+
+CONFIDENCES = ("documented", "observed", "unclear")
+#: What the consumer does with a tool or request that breaks the rule.
+EFFECTS = ("rejected", "dropped", "truncated", "renamed")
+#: Rule kinds, with their own settings and the JSON types each accepts (the common ones are in ``_COMMON``).
+RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
+    "max_tools": {"max": (int,)},
+    "name_length": {"max": (int,), "format": (str,), "server_prefix_max": (int,), "lowercase_server": (bool,)},
+    "array_items": {},
+    "meta_schema": {"draft": (str,)},
+    "typed_nodes": {"mode": (str,)},
+    "strict": {},
+    "strict_keywords": {"keywords": (list,)},
+    "tool_use": {},
+})
+_REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
+    "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),
+    "typed_nodes": frozenset({"mode"}), "strict_keywords": frozenset({"keywords"}),
+})
+_COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
+    "id": (str,), "rule": (str,), "effect": (str,), "message": (str,), "source": (list,), "confidence": (str,),
+    "targets": (list,),
+})
+_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"draft": ("draft-07",), "mode": ("gemini-cli", "all")})
+#: A source is a docs URL, ``owner/repo#N`` (issue or pull request) or ``owner/repo@commit path``.
+SOURCE_FORMS = re.compile(r"https?://\S+|[\w.-]+/[\w.-]+#\d+|[\w.-]+/[\w.-]+@[0-9a-f]{7,40} \S+")
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+class ConsumerProfileError(ToolcastError, ValueError):
+    """A consumer profile that does not have the form the checks rely on."""
+
+
+class UnknownConsumer(ToolcastError, ValueError):
+    """A consumer or model name no profile knows; the message lists the known names."""
+
+
+@dataclass(frozen=True)
+class ConsumerRule:
+    """One rule of a consumer: ``kind`` (a key of ``RULE_KINDS``) and its ``settings``; what the consumer
+    does (``effect``), what the user sees (``message``), where that is written (``sources``) and how sure it is."""
+
+    id: str
+    kind: str
+    effect: str
+    message: str
+    sources: tuple[str, ...]
+    confidence: str
+    settings: Mapping[str, Any]
+    #: The provider targets the rule concerns (empty: whatever the consumer sends to).
+    targets: tuple[str, ...] = ()
+
+    def cite(self) -> str:
+        """``source, source (confidence)`` for a finding's message."""
+        return f"{', '.join(self.sources)} ({self.confidence})"
+
+
+@dataclass(frozen=True)
+class Consumer:
+    """A host, an API over a provider (``over``), or a model family (``provider`` and ``match``)."""
+
+    name: str
+    display_name: str
+    kind: str  # host | api | model
+    rules: tuple[ConsumerRule, ...]
+    over: str | None = None
+    match: re.Pattern[str] | None = None
+    examples: tuple[str, ...] = ()
+
+    def rules_of(self, kind: str) -> tuple[ConsumerRule, ...]:
+        return tuple(r for r in self.rules if r.kind == kind)
+
+
+def _need(ok: bool, where: str, what: str) -> None:
+    if not ok:
+        raise ConsumerProfileError(f"{where}: {what}")
+
+
+def parse_rule(data: Any, where: str) -> ConsumerRule:
+    """One rule, validated: a known kind, only its settings, a source in a known form and a confidence."""
+    _need(isinstance(data, dict), where, "a rule must be an object")
+    kind = data.get("rule")
+    _need(kind in RULE_KINDS, where, f"`rule` must be one of {sorted(RULE_KINDS)}")
+    where = f"{where} ({data.get('id', kind)})"
+    allowed = {**_COMMON, **RULE_KINDS[kind]}
+    unknown = sorted(set(data) - set(allowed))
+    _need(not unknown, where, f"unknown settings {unknown}")
+    missing = sorted(({"id", "effect", "message", "source", "confidence"} | _REQUIRED.get(kind, frozenset()))
+                     - set(data))
+    _need(not missing, where, f"missing settings {missing}")
+    for key, value in data.items():
+        types = allowed[key]
+        _need(isinstance(value, types) and not (isinstance(value, bool) and bool not in types), where,
+              f"bad `{key}`")
+    sources = data["source"]
+    _need(bool(sources) and all(isinstance(s, str) and SOURCE_FORMS.fullmatch(s) for s in sources), where,
+          "`source` must list docs URLs, owner/repo#N or owner/repo@commit path")
+    _need(data["confidence"] in CONFIDENCES, where, f"`confidence` must be one of {list(CONFIDENCES)}")
+    _need(data["effect"] in EFFECTS, where, f"`effect` must be one of {list(EFFECTS)}")
+    targets = data.get("targets", [])
+    _need(all(t in TARGETS for t in targets), where, f"`targets` must name targets of {list(TARGETS)}")
+    for key, choices in _CHOICES.items():
+        _need(key not in data or data[key] in choices, where, f"`{key}` must be one of {list(choices)}")
+    if kind == "strict_keywords":
+        _need(all(isinstance(k, str) for k in data["keywords"]), where, "`keywords` must be strings")
+    if kind == "name_length":
+        _need("{tool}" in data["format"] and set(re.findall(r"{(\w*)}", data["format"])) <= {"server", "tool"},
+              where, "`format` uses {server} and {tool}")
+    settings = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k not in _COMMON}
+    return ConsumerRule(data["id"], kind, data["effect"], data["message"], tuple(sources), data["confidence"],
+                        MappingProxyType(settings), tuple(targets))
+
+
+def _rules(items: Any, where: str) -> tuple[ConsumerRule, ...]:
+    _need(isinstance(items, list) and bool(items), where, "`rules` must be a non-empty list")
+    rules = tuple(parse_rule(r, f"{where} rule {i}") for i, r in enumerate(items))
+    ids = [r.id for r in rules]
+    _need(len(ids) == len(set(ids)), where, "rule ids must be unique")
+    return rules
+
+
+def _schemas() -> Any:
+    return files("toolcast.schemas").joinpath("consumers")
+
+
+def _json_files(folder: Any) -> list[Any]:
+    return sorted((p for p in folder.iterdir() if p.name.endswith(".json")), key=lambda p: p.name)
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    consumers: Mapping[str, Consumer]
+    families: tuple[Consumer, ...]
+
+
+@cache
+def _catalogue() -> _Catalogue:
+    """Every profile, validated once (package data: a pure function of the files shipped in the package)."""
+    hosts = {p.name[:-5]: validate_consumer(p.name[:-5], json.loads(p.read_text(encoding="utf-8")))
+             for p in _json_files(_schemas())}
+    families: list[Consumer] = []
+    for p in _json_files(_schemas().joinpath("models")):
+        families.extend(validate_models(p.name[:-5], json.loads(p.read_text(encoding="utf-8"))))
+    names = [f.name for f in families]
+    _need(len(names) == len(set(names)), "schemas/consumers/models", "family names must be unique")
+    return _Catalogue(MappingProxyType(hosts), tuple(families))
+
+
+def consumer_names() -> tuple[str, ...]:
+    """Every host or API profile, by name."""
+    return tuple(sorted(_catalogue().consumers))
+
+
+def validate_consumer(name: str, data: Any) -> Consumer:
+    where = f"schemas/consumers/{name}.json"
+    _need(isinstance(data, dict), where, "a profile must be an object")
+    unknown = sorted(set(data) - {"consumer", "display_name", "kind", "over", "rules"})
+    _need(not unknown, where, f"unknown keys {unknown}")
+    _need(data.get("consumer") == name, where, "`consumer` must name the file")
+    _need(isinstance(data.get("display_name"), str), where, "`display_name` must be a string")
+    _need(data.get("kind") in ("host", "api"), where, "`kind` must be host or api")
+    over = data.get("over")
+    _need(over is None or over in TARGETS, where, "`over` must name a target")
+    return Consumer(name, data["display_name"], data["kind"], _rules(data.get("rules"), where), over)
+
+
+def validate_models(provider: str, data: Any) -> tuple[Consumer, ...]:
+    where = f"schemas/consumers/models/{provider}.json"
+    _need(isinstance(data, dict) and set(data) == {"provider", "families"} and data["provider"] == provider, where,
+          "a model profile has `provider` (the file's name) and `families`")
+    families = data["families"]
+    _need(isinstance(families, list) and bool(families), where, "`families` must be a non-empty list")
+    out = []
+    for i, fam in enumerate(families):
+        at = f"{where} family {i}"
+        _need(isinstance(fam, dict), at, "a family must be an object")
+        unknown = sorted(set(fam) - {"family", "display_name", "match", "examples", "rules"})
+        _need(not unknown, at, f"unknown keys {unknown}")
+        _need(isinstance(fam.get("family"), str) and bool(_NAME.fullmatch(fam["family"])), at,
+              "`family` must be a lower-case name")
+        _need(isinstance(fam.get("display_name"), str), at, "`display_name` must be a string")
+        examples = fam.get("examples")
+        _need(isinstance(examples, list) and bool(examples) and all(isinstance(e, str) for e in examples), at,
+              "`examples` must list model names")
+        try:
+            pattern = re.compile(fam.get("match", "") or "\0")
+        except (re.error, TypeError) as exc:
+            raise ConsumerProfileError(f"{at}: bad `match`: {exc}") from None
+        _need(isinstance(fam.get("match"), str) and all(pattern.search(e) for e in examples), at,
+              "`match` must be a pattern every example matches")
+        out.append(Consumer(fam["family"], fam["display_name"], "model", _rules(fam.get("rules"), at),
+                            provider, pattern, tuple(examples)))
+    return tuple(out)
+
+
+def consumer(name: str) -> Consumer:
+    """The validated profile of a host or API; ``UnknownConsumer`` lists the known names."""
+    found = _catalogue().consumers.get(name)
+    if found is None:
+        raise UnknownConsumer(f"unknown consumer {name!r}; known: {', '.join(consumer_names())}")
+    return found
+
+
+def model_families() -> tuple[Consumer, ...]:
+    """Every model family of every provider, validated, in file order (the first match wins)."""
+    return _catalogue().families
+
+
+def known_models() -> str:
+    return "; ".join(f"{f.name} ({', '.join(f.examples)})" for f in model_families())
+
+
+def model_family(model: str) -> Consumer:
+    """The family whose rules hold for ``model`` (a family name or a model name it matches); a model no
+    family matches is ``UnknownConsumer``, listing the families and example names."""
+    for fam in model_families():
+        if model == fam.name or (fam.match is not None and fam.match.search(model)):
+            return fam
+    raise UnknownConsumer(f"unknown model {model!r}; known families (examples): {known_models()}")
+
+
+@dataclass(frozen=True)
+class ProviderToolLimit:
+    """A provider's own limit on tools per request (``limits.max_tools`` of a provider profile)."""
+
+    target: str
+    rule: ConsumerRule
+
+
+def provider_tool_limit(target: str) -> ProviderToolLimit | None:
+    from .providers import profile
+
+    data = profile(target).limits.get("max_tools")
+    if data is None:
+        return None
+    return ProviderToolLimit(target, parse_rule({"id": "max-tools", "rule": "max_tools", **dict(data)},
+                                                f"schemas/providers/{target}.json limits.max_tools"))

@@ -1,0 +1,137 @@
+"""The consumer profiles (schemas/consumers): every rule cites its source and says how sure it is, the loader
+rejects a profile it cannot trust, names resolve or fail with the known names, and unclear rules never
+make errors."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toolcast.adapters import consumers as c
+from toolcast.adapters.checks.config import config_from_mapping
+from toolcast.adapters.checks.consumer_checks import severity
+from toolcast.adapters.checks.findings import Severity
+from toolcast.adapters.checks.rules import CONFIG_UNKNOWN_CONSUMER
+from toolcast.adapters.targets import TARGETS
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = ROOT / "schemas"
+#: The forms a source may take, written out here (not the loader's pattern): a docs URL, owner/repo#N,
+#: owner/repo@commit path.
+_URL = re.compile(r"https?://[^\s]+")
+_ISSUE = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+")
+_AT_COMMIT = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[0-9a-f]{7,40} [^\s]+")
+
+
+def _raw_rules() -> list[tuple[str, dict[str, Any]]]:
+    """Every rule in the profile files as JSON, read without the loader."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for path in sorted((SCHEMAS / "consumers").glob("*.json")):
+        out += [(path.name, r) for r in json.loads(path.read_text())["rules"]]
+    for path in sorted((SCHEMAS / "consumers" / "models").glob("*.json")):
+        for fam in json.loads(path.read_text())["families"]:
+            out += [(f"{path.name}:{fam['family']}", r) for r in fam["rules"]]
+    for path in sorted((SCHEMAS / "providers").glob("*.json")):
+        limit = json.loads(path.read_text()).get("limits", {}).get("max_tools")
+        if limit is not None:
+            out.append((f"{path.name}:limits.max_tools", limit))
+    return out
+
+
+def test_every_rule_has_a_source_and_a_confidence() -> None:
+    rules = _raw_rules()
+    hosts = {p.stem for p in (SCHEMAS / "consumers").glob("*.json")}
+    assert {"vscode", "claude-code", "claude-desktop", "cursor", "gemini-cli", "codex-cli"} <= hosts
+    assert {"xai", "deepseek", "groq"} <= hosts
+    assert len(rules) >= 25
+    for where, rule in rules:
+        sources = rule.get("source")
+        assert isinstance(sources, list) and sources, f"{where}: {rule.get('id')} has no source"
+        for s in sources:
+            assert any(p.fullmatch(s) for p in (_URL, _ISSUE, _AT_COMMIT)), f"{where}: source {s!r}"
+        assert rule.get("confidence") in ("documented", "observed", "unclear"), f"{where}: {rule.get('id')}"
+
+
+def test_every_profile_loads_and_every_family_is_reachable_by_its_examples() -> None:
+    for name in c.consumer_names():
+        assert c.consumer(name).rules
+    families = c.model_families()
+    assert {"gemini-2", "gemini-3", "vertex-gemini-2", "vertex-gemini-3"} <= {f.name for f in families}
+    for fam in families:
+        for example in fam.examples:
+            assert c.model_family(example) is fam
+        assert c.model_family(fam.name) is fam
+    assert c.provider_tool_limit("openai") is not None
+    assert c.provider_tool_limit("anthropic") is None
+
+
+def test_unclear_rules_are_never_errors() -> None:
+    unclear = [r for n in c.consumer_names() for r in c.consumer(n).rules if r.confidence == "unclear"]
+    unclear += [r for f in c.model_families() for r in f.rules if r.confidence == "unclear"]
+    assert len(unclear) >= 3  # Cursor, Windsurf, Vertex's declaration count, DeepSeek strict
+    assert all(severity(r) == Severity.WARNING for r in unclear if r.effect in ("rejected", "dropped"))
+
+
+def _vscode() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SCHEMAS / "consumers" / "vscode.json").read_text())
+    return data
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda r: r.pop("source"), "missing settings ['source']"),
+    (lambda r: r.pop("confidence"), "missing settings ['confidence']"),
+    (lambda r: r.__setitem__("source", ["a forum post"]), "`source` must list"),
+    (lambda r: r.__setitem__("confidence", "likely"), "`confidence` must be one of"),
+    (lambda r: r.__setitem__("maxx", 12), "unknown settings ['maxx']"),
+    (lambda r: r.__setitem__("max", "128"), "bad `max`"),
+    (lambda r: r.__setitem__("rule", "tool_count"), "`rule` must be one of"),
+    (lambda r: r.__setitem__("effect", "ignored"), "`effect` must be one of"),
+])
+def test_the_loader_rejects_a_rule_it_cannot_trust(change: Any, said: str) -> None:
+    data = _vscode()
+    c.validate_consumer("vscode", data)  # the committed profile is fine
+    bad = copy.deepcopy(data)
+    change(bad["rules"][0])
+    with pytest.raises(c.ConsumerProfileError, match=re.escape(said)):
+        c.validate_consumer("vscode", bad)
+
+
+def test_the_loader_rejects_a_family_whose_examples_it_does_not_match() -> None:
+    data = json.loads((SCHEMAS / "consumers" / "models" / "gemini.json").read_text())
+    c.validate_models("gemini", data)
+    data["families"][0]["examples"].append("gemini-1.5-pro")
+    with pytest.raises(c.ConsumerProfileError, match="every example matches"):
+        c.validate_models("gemini", data)
+
+
+def test_unknown_names_list_the_known_ones() -> None:
+    with pytest.raises(c.UnknownConsumer) as info:
+        c.consumer("vs-code")
+    assert "vscode" in str(info.value) and "claude-code" in str(info.value)
+    with pytest.raises(c.UnknownConsumer) as info:
+        c.model_family("gemini-9-ultra")
+    assert "gemini-2.5-pro" in str(info.value) and "us.anthropic.claude-opus-4-7" in str(info.value)
+
+
+def test_configuration_selects_consumers_and_reports_unknown_names_as_tc703() -> None:
+    cfg, problems = config_from_mapping({"consumers": ["vscode", "vs-code"], "models": ["gemini-2.5-pro", "gpt-9"],
+                                         "server_name": "github"}, "toolcast.toml")
+    assert cfg.consumers == ("vscode",) and cfg.models == ("gemini-2.5-pro",) and cfg.server_name == "github"
+    assert [(p.code, p.key) for p in problems] == [(CONFIG_UNKNOWN_CONSUMER, "consumers"),
+                                                   (CONFIG_UNKNOWN_CONSUMER, "models")]
+    assert "claude-code" in problems[0].message and "gemini-3" in problems[1].message
+    cfg, problems = config_from_mapping({"consumers": "cursor", "server_name": ""}, "toolcast.toml")
+    assert cfg.consumers == ("cursor",) and cfg.server_name is None and len(problems) == 1
+    # the selection takes part in the cache key, so cached checks of another selection are not reused
+    assert config_from_mapping({"consumers": ["vscode"]}, "a")[0].cache_key() != \
+        config_from_mapping({"consumers": ["cursor"]}, "a")[0].cache_key()
+
+
+def test_rule_targets_name_real_targets() -> None:
+    for fam in c.model_families():
+        for rule in fam.rules:
+            assert set(rule.targets) <= set(TARGETS)
