@@ -522,16 +522,6 @@ CONFIG_BAD_VALUE = _rule(
     '[tool.toolcast]\ntargets = ["openai"]\nseverity = {TC501 = "warning"}',
 )
 
-CONFIG_BAD_BUDGET = _rule(
-    "TC706",
-    "config-bad-budget",
-    E,
-    "A budget (`max_tokens`, `max_tools`) is not a positive whole number.",
-    "A budget that is zero, negative, fractional or not a number cannot be met or checked; it is reported "
-    "and no budget applies. (Examples in TOML.)",
-    '[tool.toolcast]\nmax_tokens = "8k"\nmax_tools = 0',
-    '[tool.toolcast]\nmax_tokens = 8000\nmax_tools = 40',
-)
 CONFIG_UNKNOWN_CONSUMER = _rule(
     "TC703",
     "config-unknown-consumer",
@@ -541,6 +531,17 @@ CONFIG_UNKNOWN_CONSUMER = _rule(
     "`schemas/consumers/models/*.json` with example model names). The unknown name is left out. (Examples in TOML.)",
     'consumers = ["vs-code"]\nmodels = ["gemini-pro-9"]',
     'consumers = ["vscode"]\nmodels = ["gemini-2.5-pro"]',
+)
+
+CONFIG_BAD_BUDGET = _rule(
+    "TC706",
+    "config-bad-budget",
+    E,
+    "A budget (`max_tokens`, `max_tools`) is not a positive whole number.",
+    "A budget that is zero, negative, fractional or not a number cannot be met or checked; it is reported "
+    "and no budget applies. (Examples in TOML.)",
+    '[tool.toolcast]\nmax_tokens = "8k"\nmax_tools = 0',
+    '[tool.toolcast]\nmax_tokens = 8000\nmax_tools = 40',
 )
 
 # --- TC8xx: request files (*.request.json, seed 004) -------------------------------------------------
@@ -632,41 +633,6 @@ REQUEST_GEMINI_THOUGHT_SIGNATURE = _rule(
     '{"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {}, "signature": "Cj4B..."}',
 )
 
-# --- TC9xx: request budgets (configured in toolcast.toml) -------------------------------------------------
-TOKEN_BUDGET = _rule(
-    "TC930",
-    "token-budget",
-    W,
-    "The tools of a file (or MCP server) take more tokens than the configured `max_tokens` for a target.",
-    "Tool definitions are sent with every request and take context before the conversation starts. The "
-    "estimate is the tokens of the definitions as toolcast converts them for the target, counted with the "
-    "model family's encoding (OpenAI: the cookbook's function-count recipe over o200k_base; providers whose "
-    "tokenizer is not public: an OpenAI encoding that approximates it), plus the per-request tokens where "
-    "one is documented. Checked only when `max_tokens` is set; needs the `toolcast[tokens]` extra. The "
-    "finding is on the tool where the running total passes the budget.",
-    '# toolcast.toml\nmax_tokens = 100\n# tools.json: 3 tools, ≈ 240 tokens for OpenAI',
-    '# toolcast.toml\nmax_tokens = 300\n# or shorter descriptions, or fewer tools per request',
-)
-TOOL_COUNT_BUDGET = _rule(
-    "TC931",
-    "tool-count-budget",
-    W,
-    "A file (or MCP server) has more tools than the configured `max_tools`.",
-    "Models choose worse among many tools, and hosts and APIs cap the number per request. `max_tools` in "
-    "toolcast.toml sets the project's own cap; the finding is on the first tool over it.",
-    '# toolcast.toml\nmax_tools = 2\n# tools.json: 3 tools',
-    '# toolcast.toml\nmax_tools = 40',
-)
-TOKEN_BUDGET_UNAVAILABLE = _rule(
-    "TC932",
-    "token-budget-unavailable",
-    W,
-    "`max_tokens` is set but token counts are not available (install toolcast[tokens]).",
-    "The token budget needs the tokenizer of the optional extra `toolcast[tokens]`; without it the budget is "
-    "not checked, and this finding says so rather than passing silently.",
-    '# toolcast.toml\nmax_tokens = 8000\n# pip install toolcast',
-    "# pip install 'toolcast[tokens]'",
-)
 # --- TC9xx: consumers (schemas/consumers) --------------------------------------------------------------
 _CONSUMER_WHY = (
     "Each finding names the consumer and the source of its rule (a docs URL, a source file at a commit or an "
@@ -768,4 +734,40 @@ CONSUMER_TOOLS_UNSUPPORTED = _rule(
     "Jamba-Instruct and Cohere Command Text/Light. " + _CONSUMER_WHY,
     '{"name": "get_weather", "parameters": {"type": "object"}}  // amazon.titan-text-express-v1',
     '// a model with tool use, e.g. anthropic.claude-3-5-sonnet-20240620-v1:0',
+)
+
+# --- TC9xx: request budgets (configured in toolcast.toml) -------------------------------------------------
+TOKEN_BUDGET = _rule(
+    "TC930",
+    "token-budget",
+    W,
+    "The tools of a file (or MCP server) take more tokens than the configured `max_tokens` for a target.",
+    "Tool definitions are sent with every request and take context before the conversation starts. The "
+    "estimate is the tokens of the definitions as toolcast converts them for the target, counted with the "
+    "model family's encoding (OpenAI: the cookbook's function-count recipe over o200k_base; providers whose "
+    "tokenizer is not public: an OpenAI encoding that approximates it), plus the per-request tokens where "
+    "one is documented. Checked only when `max_tokens` is set; needs the `toolcast[tokens]` extra. The "
+    "finding is on the tool where the running total passes the budget.",
+    '# toolcast.toml\nmax_tokens = 100\n# tools.json: 3 tools, ≈ 240 tokens for OpenAI',
+    '# toolcast.toml\nmax_tokens = 300\n# or shorter descriptions, or fewer tools per request',
+)
+TOOL_COUNT_BUDGET = _rule(
+    "TC931",
+    "tool-count-budget",
+    W,
+    "A file (or MCP server) has more tools than the configured `max_tools`.",
+    "Models choose worse among many tools, and hosts and APIs cap the number per request. `max_tools` in "
+    "toolcast.toml sets the project's own cap; the finding is on the first tool over it.",
+    '# toolcast.toml\nmax_tools = 2\n# tools.json: 3 tools',
+    '# toolcast.toml\nmax_tools = 40',
+)
+TOKEN_BUDGET_UNAVAILABLE = _rule(
+    "TC932",
+    "token-budget-unavailable",
+    W,
+    "`max_tokens` is set but token counts are not available (install toolcast[tokens]).",
+    "The token budget needs the tokenizer of the optional extra `toolcast[tokens]`; without it the budget is "
+    "not checked, and this finding says so rather than passing silently.",
+    '# toolcast.toml\nmax_tokens = 8000\n# pip install toolcast',
+    "# pip install 'toolcast[tokens]'",
 )
