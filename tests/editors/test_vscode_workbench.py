@@ -38,6 +38,14 @@ def _codes(rows: list[str]) -> set[str]:
     return {m for row in rows for m in re.findall(r"\bTC\d{3}\b", row)}
 
 
+def _require_workbench() -> None:
+    reason = missing()
+    if reason is not None:
+        if os.environ.get("TOOLCAST_REQUIRE_WORKBENCH"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
 @pytest.fixture
 def shots() -> Path:
     folder = Path(os.environ.get("TOOLCAST_SHOTS") or tempfile.mkdtemp(prefix="toolcast-workbench-"))
@@ -47,11 +55,7 @@ def shots() -> Path:
 
 
 def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
-    reason = missing()
-    if reason is not None:
-        if os.environ.get("TOOLCAST_REQUIRE_WORKBENCH"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    _require_workbench()
     project = tmp_path / "project"
     project.mkdir()
     source = project / "forecast.tool.json"
@@ -161,6 +165,55 @@ def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
             assert "did not start" in notes[0] and reason in notes[0] and "toolcast.server.command" in notes[0], notes
             assert "failed" in " ".join(wb.status_texts())
             wb.shot("broken-command-" + ("missing" if reason == "not found" else "exits"))
+
+
+def test_restricted_mode_runs_no_program_the_folder_names(tmp_path: Path, shots: Path) -> None:
+    """A cloned repository whose .vscode/settings.json names a server program and whose .vscode/mcp.json
+    names an MCP server, opened with workspace trust on: in Restricted Mode neither runs, checks go on with
+    the user's own server; once the user trusts the folder, its server setting is used."""
+    _require_workbench()
+    project = tmp_path / "project"
+    (project / ".vscode").mkdir(parents=True)
+    (project / "forecast.tool.json").write_text(json.dumps(TOOL, indent=2) + "\n", encoding="utf-8")
+    marker, mcp_marker = tmp_path / "server-command-ran", tmp_path / "mcp-server-ran"
+    program = project / "serve.sh"  # the repository's program: it leaves a mark, then serves
+    program.write_text(f"#!/bin/sh\necho ran > '{marker}'\nexec '{VENV_BIN / 'toolcast'}' serve\n", encoding="utf-8")
+    program.chmod(0o755)
+    (project / ".vscode" / "settings.json").write_text(json.dumps({"toolcast.server.command": [str(program)]}),
+                                                       encoding="utf-8")
+    (project / ".vscode" / "mcp.json").write_text(json.dumps({"servers": {"trap": {
+        "command": "/bin/sh", "args": ["-c", f"echo ran > '{mcp_marker}'"]}}}, indent=2), encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bash_profile").write_text(f'export PATH="{VENV_BIN}:$PATH"\n', encoding="utf-8")  # the user's toolcast
+    base_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+    with workbench(tmp_path / "vscode", project, base_path, shots, trust=True) as wb:
+        wb.env.update({"HOME": str(home), "SHELL": "/bin/bash", "PATH": f"{VENV_BIN}:{base_path}"})
+        wb.start()
+        wb.until(lambda: any("Restricted Mode" in s for s in wb.status_texts()), "the Restricted Mode indicator")
+        wb.open_file("forecast.tool.json")
+        wb.wait_problems(lambda r: "TC302" in _codes(r), what="TC302 in Restricted Mode")
+        _running(wb, expect="toolcast serve")  # the user's server from PATH, not the folder's program
+        assert str(program) not in " ".join(wb.status_texts())
+        wb.open_file("mcp.json")
+        wb.page.wait_for_timeout(3000)  # lenses come within a second of opening (see the trusted case below)
+        assert not [lens for lens in wb.lenses() if "Check tools" in lens], wb.lenses()
+        assert wb.notifications() == [], wb.notifications()
+        wb.shot("restricted-mode-no-mcp-lens")
+        assert not marker.exists() and not mcp_marker.exists()
+
+        # Trusted: the folder's setting now counts; the server restarts with its program.
+        wb.trust_folder()
+        wb.until(lambda: marker.exists(), "the folder's server.command started after trusting it", timeout=60)
+        _running(wb, expect=str(program))
+        wb.open_file("forecast.tool.json")
+        wb.wait_problems(lambda r: "TC302" in _codes(r), what="TC302 from the folder's server")
+        wb.open_file("mcp.json")
+        wb.until(lambda: any("Check tools of trap" in lens for lens in wb.lenses()),
+                 "the lens 'Check tools of trap' once trusted")
+        wb.shot("trusted-folder-mcp-lens")
+        assert not mcp_marker.exists(), "a lens runs nothing until it is clicked"
 
 
 def _running(wb: Workbench, expect: str = "") -> None:

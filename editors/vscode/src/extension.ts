@@ -16,6 +16,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
   State,
+  type StaticFeature,
 } from 'vscode-languageclient/node';
 
 import {
@@ -29,6 +30,9 @@ import {
 } from './serverCommand';
 import { type ServerState, statusView } from './status';
 import { TARGETS } from './targets';
+
+/** The settings that name a program (package.json `restrictedConfigurations`, without `toolcast.`). */
+const RESTRICTED_SETTINGS = ['server.command'];
 
 /** Crashes within this window that stop automatic restarts. */
 const CRASH_LIMIT = 3;
@@ -48,6 +52,8 @@ class ToolcastClient extends LanguageClient {
 }
 
 let client: ToolcastClient | undefined;
+/** Whether the running server was told the folder is trusted. */
+let serverTrusted = false;
 let output: vscode.LogOutputChannel;
 let status: vscode.StatusBarItem;
 let failureShown = false;
@@ -68,12 +74,35 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         void restart(true); // a new command is a new attempt: its failure gets its own message
       }
     }),
+    // Trusting the folder makes its server settings count and MCP checks possible: a new server.
+    // (Its settings may have restarted it already: once is enough.)
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void restart(true, true)),
   );
   await start();
 }
 
-export async function deactivate(): Promise<void> {
-  await stop();
+/**
+ * Tells the server whether the folder is trusted (`experimental.toolcast.untrustedWorkspace`): in
+ * Restricted Mode it offers nothing that runs a program a workspace file names (the MCP server checks).
+ */
+function trustFeature(): StaticFeature {
+  return {
+    fillClientCapabilities: (capabilities) => {
+      const experimental = (capabilities.experimental ?? {}) as Record<string, unknown>;
+      capabilities.experimental = { ...experimental, toolcast: { untrustedWorkspace: !vscode.workspace.isTrusted } };
+    },
+    initialize: () => undefined,
+    getState: () => ({ kind: 'static' }),
+    clear: () => undefined,
+  };
+}
+
+/** In Restricted Mode, one log line: the folder's server settings wait for trust. */
+function logRestrictedMode(): void {
+  if (!vscode.workspace.isTrusted) {
+    const keys = RESTRICTED_SETTINGS.map((k) => `toolcast.${k}`).join(', ');
+    output.info(`Restricted Mode: this folder's ${keys} are not used and MCP server checks are not offered until you trust it`);
+  }
 }
 
 function setState(state: ServerState, detail = ''): void {
@@ -125,9 +154,13 @@ async function showFailure(message: string): Promise<void> {
 
 async function start(): Promise<void> {
   setState('starting');
+  logRestrictedMode();
+  // In Restricted Mode VS Code leaves the folder's values of server.* out (restricted configurations).
+  const config = vscode.workspace.getConfiguration('toolcast');
   const resolved = resolveServerCommand({
-    setting: vscode.workspace.getConfiguration('toolcast').get('server.command'),
-    pythonInterpreter: await pythonInterpreter(),
+    setting: config.get('server.command'),
+    // The interpreter the Python extension picks may be one inside the folder (its .venv): not until trusted.
+    pythonInterpreter: vscode.workspace.isTrusted ? await pythonInterpreter() : undefined,
     findOnPath: (name) => findOnPath(name),
   });
   if ('error' in resolved) {
@@ -204,6 +237,8 @@ async function start(): Promise<void> {
     },
   };
   const next = new ToolcastClient('toolcast', 'toolcast', serverOptions, clientOptions);
+  next.registerFeature(trustFeature());
+  serverTrusted = vscode.workspace.isTrusted;
   next.onDidChangeState((e) => {
     if (e.newState === State.Running) {
       running = true;
@@ -236,13 +271,25 @@ async function stop(): Promise<void> {
   }
 }
 
-/** Restart the server; `byUser` (the command, or a change of `toolcast.server.*`) allows a new failure message. */
-async function restart(byUser: boolean): Promise<void> {
-  if (byUser) {
-    failureShown = false;
-  }
-  await stop();
-  await start();
+let restarting: Promise<void> = Promise.resolve();
+
+/**
+ * Restart the server; `byUser` (the command, or a change of `toolcast.server.*`) allows a new failure
+ * message. Restarts run one after the other (trusting a folder also changes its settings: two events);
+ * `forTrust` skips it if the server already knows the folder is trusted.
+ */
+function restart(byUser: boolean, forTrust = false): Promise<void> {
+  restarting = restarting.then(async () => {
+    if (forTrust && client && serverTrusted) {
+      return;
+    }
+    if (byUser) {
+      failureShown = false;
+    }
+    await stop();
+    await start();
+  });
+  return restarting;
 }
 
 async function exportTool(): Promise<void> {

@@ -89,8 +89,8 @@ export function exitReason(code: number | null, signal: string | null, stderr: s
 export function findOnPath(name: string, envPath = process.env.PATH ?? ''): string | undefined {
   const exts = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
   for (const dir of envPath.split(path.delimiter)) {
-    if (!dir) {
-      continue;
+    if (!path.isAbsolute(dir)) {
+      continue; // an empty or relative entry means the current folder: a program the workspace holds
     }
     for (const ext of exts) {
       const candidate = path.join(dir, name + ext);

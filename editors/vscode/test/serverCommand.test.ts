@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
 
 import {
   StderrTail,
   describe as describeCommand,
   exitReason,
+  findOnPath,
   resolveServerCommand,
   startFailure,
 } from '../src/serverCommand';
@@ -67,3 +71,19 @@ test('a server that exits at start is described by its exit code and its last st
   assert.equal(exitReason(1, null, tail.text(1)), "it exited with code 1: ModuleNotFoundError: No module named 'toolcast'");
   assert.equal(exitReason(null, 'SIGKILL', ''), 'it was stopped by SIGKILL');
 });
+
+test('PATH lookup skips empty and relative entries: they name the current folder, a workspace', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolcast-path-'));
+  const program = path.join(dir, 'toolcast');
+  fs.writeFileSync(program, '#!/bin/sh\n', { mode: 0o755 });
+  const cwd = process.cwd();
+  try {
+    process.chdir(dir);
+    assert.equal(findOnPath('toolcast', ['', '.', 'sub/..'].join(path.delimiter)), undefined);
+    assert.equal(findOnPath('toolcast', ['.', dir].join(path.delimiter)), program);
+  } finally {
+    process.chdir(cwd);
+    fs.rmSync(dir, { recursive: true });
+  }
+});
+
