@@ -71,8 +71,8 @@ async def test_untrusted_folder_no_mcp_lens_no_program(untrusted: LanguageClient
 
     # Checks go on: a tool file still gets its diagnostics.
     tool = tmp_path / "a.tool.json"
-    text = json.dumps({"name": "a", "description": "A.", "parameters": {"type": "object", "properties": {"y": {"type": "string"}},
-                                                                  "required": ["x"]}})
+    parameters = {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["x"]}
+    text = json.dumps({"name": "a", "description": "A.", "parameters": parameters})
     untrusted.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(tool.as_uri(), "json", 1, text)))
     for _ in range(20):
         if untrusted.diagnostics.get(tool.as_uri()):

@@ -2,7 +2,7 @@
 // a restart command and "Export tool to…". Everything else (diagnostics, quick fixes, hover, code
 // lenses, exports) comes from the language server.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -20,8 +20,10 @@ import {
 } from 'vscode-languageclient/node';
 
 import {
+  type Bundled,
   type ServerCommand,
   StderrTail,
+  bundledVersions,
   describe,
   exitReason,
   findOnPath,
@@ -32,7 +34,7 @@ import { type ServerState, statusView } from './status';
 import { TARGETS } from './targets';
 
 /** The settings that name a program (package.json `restrictedConfigurations`, without `toolcast.`). */
-const RESTRICTED_SETTINGS = ['server.command'];
+const RESTRICTED_SETTINGS = ['server.command', 'server.python'];
 
 /** Crashes within this window that stop automatic restarts. */
 const CRASH_LIMIT = 3;
@@ -52,13 +54,13 @@ class ToolcastClient extends LanguageClient {
 }
 
 let client: ToolcastClient | undefined;
-/** Whether the running server was told the folder is trusted. */
-let serverTrusted = false;
 let output: vscode.LogOutputChannel;
 let status: vscode.StatusBarItem;
 let failureShown = false;
+let extensionPath = '';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('toolcast', { log: true });
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   status.command = 'toolcast.showLog';
@@ -71,12 +73,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('toolcast.exportTool', exportTool),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('toolcast.server')) {
-        void restart(true); // a new command is a new attempt: its failure gets its own message
+        restartSoon(); // a new command is a new attempt: its failure gets its own message
       }
     }),
     // Trusting the folder makes its server settings count and MCP checks possible: a new server.
-    // (Its settings may have restarted it already: once is enough.)
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void restart(true, true)),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => restartSoon()),
+    { dispose: () => clearTimeout(restartTimer) },
   );
   await start();
 }
@@ -130,6 +132,30 @@ async function pythonInterpreter(): Promise<string[] | undefined> {
   }
 }
 
+/** The `major.minor` of a Python, or undefined if it does not run (a few ms; once per start). */
+function pythonVersion(python: readonly string[]): string | undefined {
+  try {
+    const out = execFileSync(python[0], [...python.slice(1), '-I', '-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return /^\d+\.\d+$/.test(out.trim()) ? out.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server the .vsix carries (bundled/, see scripts/bundle-python.sh), if this build has it. */
+function bundledServer(config: vscode.WorkspaceConfiguration): Bundled | undefined {
+  const bundled = path.join(extensionPath, 'bundled');
+  if (!fs.existsSync(path.join(bundled, 'libs', 'toolcast'))) {
+    return undefined;
+  }
+  const launcher = path.join(bundled, 'tool', 'toolcast_server.py');
+  return { launcher, versions: bundledVersions(bundled), pythonSetting: config.get('server.python'), probe: pythonVersion };
+}
+
 function commandExists(cmd: ServerCommand): boolean {
   if (path.isAbsolute(cmd.command) || cmd.command.includes(path.sep)) {
     return fs.existsSync(cmd.command);
@@ -159,6 +185,7 @@ async function start(): Promise<void> {
   const config = vscode.workspace.getConfiguration('toolcast');
   const resolved = resolveServerCommand({
     setting: config.get('server.command'),
+    bundled: bundledServer(config),
     // The interpreter the Python extension picks may be one inside the folder (its .venv): not until trusted.
     pythonInterpreter: vscode.workspace.isTrusted ? await pythonInterpreter() : undefined,
     findOnPath: (name) => findOnPath(name),
@@ -238,7 +265,6 @@ async function start(): Promise<void> {
   };
   const next = new ToolcastClient('toolcast', 'toolcast', serverOptions, clientOptions);
   next.registerFeature(trustFeature());
-  serverTrusted = vscode.workspace.isTrusted;
   next.onDidChangeState((e) => {
     if (e.newState === State.Running) {
       running = true;
@@ -272,17 +298,14 @@ async function stop(): Promise<void> {
 }
 
 let restarting: Promise<void> = Promise.resolve();
+let restartTimer: NodeJS.Timeout | undefined;
 
 /**
  * Restart the server; `byUser` (the command, or a change of `toolcast.server.*`) allows a new failure
- * message. Restarts run one after the other (trusting a folder also changes its settings: two events);
- * `forTrust` skips it if the server already knows the folder is trusted.
+ * message. Restarts run one after the other.
  */
-function restart(byUser: boolean, forTrust = false): Promise<void> {
+function restart(byUser: boolean): Promise<void> {
   restarting = restarting.then(async () => {
-    if (forTrust && client && serverTrusted) {
-      return;
-    }
     if (byUser) {
       failureShown = false;
     }
@@ -290,6 +313,15 @@ function restart(byUser: boolean, forTrust = false): Promise<void> {
     await start();
   });
   return restarting;
+}
+
+/**
+ * One restart for events that come together: trusting a folder changes its settings first (the
+ * restricted ones now count) and then the trust state, and the server must start once, trusted.
+ */
+function restartSoon(): void {
+  clearTimeout(restartTimer);
+  restartTimer = setTimeout(() => void restart(true), 300);
 }
 
 async function exportTool(): Promise<void> {

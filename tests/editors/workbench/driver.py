@@ -195,10 +195,11 @@ class Workbench:
         box = self.page.locator(".quick-input-widget input")
         box.wait_for(state="visible", timeout=10_000)
         box.fill(name)
-        row = self.page.locator(".quick-input-list .monaco-list-row", has_text=name).first
+        # The recently opened list shows first: wait until the filter has put this file on top.
+        row = self.page.locator(".quick-input-list .monaco-list-row.focused", has_text=name).first
         row.wait_for(state="visible", timeout=15_000)
         self.page.keyboard.press("Enter")
-        self.page.locator(f".tab[aria-label^='{name}']").first.wait_for(timeout=15_000)
+        self.page.locator(f".tab.active[aria-label^='{name}']").first.wait_for(timeout=15_000)
 
     def trust_folder(self) -> None:
         """Trust the open folder as a person does: Manage Workspace Trust, then the "Trust" button."""
@@ -206,6 +207,8 @@ class Workbench:
         button = self.page.locator(".workspace-trust-editor").get_by_role("button", name="Trust", exact=True)
         button.wait_for(state="visible", timeout=15_000)
         button.click()
+        self.page.locator(".workspace-trust-editor", has_text="You trust this folder").wait_for(timeout=15_000)
+        self.command("View: Close Editor")  # it keeps the keyboard otherwise (Quick Open does not open)
 
     def problems(self) -> list[str]:
         """The rows of the Problems panel: the text shown (message, `toolcast(TC302)`, position) and the
