@@ -269,6 +269,27 @@ def test_the_vsix_alone_with_a_system_python(tmp_path: Path, shots: Path) -> Non
         assert wb.notifications() == [], wb.notifications()
 
 
+def test_no_python_one_message(tmp_path: Path, shots: Path) -> None:
+    """A machine where the login shell's PATH has no Python and no toolcast: one message, saying what to
+    install, and no server start attempted (nothing to restart in a loop)."""
+    _require_workbench()
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    project, _source, home = _project(tmp_path, str(empty))
+    base_path = "/usr/sbin:/usr/bin:/sbin:/bin"
+    with workbench(tmp_path / "vscode", project, base_path, shots) as wb:
+        wb.env.update({"HOME": str(home), "SHELL": "/bin/bash", "PATH": base_path})
+        wb.start()
+        wb.open_file("forecast.tool.json")
+        _wait_notes(wb)
+        wb.page.wait_for_timeout(3000)  # time for a second message, if there were one
+        notes = wb.notifications()
+        assert len(notes) == 1, notes
+        assert "none was found" in notes[0] and "Install python3" in notes[0] and "3.11" in notes[0], notes
+        assert "failed" in " ".join(wb.status_texts())
+        wb.shot("no-python-message")
+
+
 def _running(wb: Workbench, expect: str = "") -> None:
     for _ in range(60):
         status = " ".join(wb.status_texts())

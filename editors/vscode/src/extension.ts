@@ -172,7 +172,7 @@ async function showFailure(message: string): Promise<void> {
   failureShown = true;
   const choice = await vscode.window.showErrorMessage(message, 'Open Settings', 'Show Log');
   if (choice === 'Open Settings') {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'toolcast.server.command');
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'toolcast.server'); // .command and .python
   } else if (choice === 'Show Log') {
     output.show(true);
   }

@@ -55,7 +55,7 @@ export function bundledVersions(bundled: string): string[] {
 /** What to install when no Python can run the bundled server. */
 export function noPython(versions: readonly string[]): string {
   return (
-    `toolcast runs its bundled server with Python ${versions.join(', ')}, and none was found. ` +
+    `the bundled server needs Python ${versions.join(', ')}, and none was found. ` +
     'Install python3 (e.g. `sudo apt install python3`, `brew install python@3.13`, or from python.org), ' +
     'or set `toolcast.server.python` to an interpreter, or `toolcast.server.command` to a toolcast server.'
   );
