@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Checks of the VS Code extension that need no VS Code: type check, unit tests of the pure parts, the
-# bundle, the packaged .vsix and its manifest, and a plain-Node LSP smoke test against the real server.
-# TOOLCAST_PYTHON: the interpreter that has toolcast installed (default: python3).
+# bundle, the bundled Python server (scripts/bundle-python.sh: toolcast and its dependencies from PyPI),
+# the packaged linux-x64 .vsix and its manifest, and a plain-Node LSP smoke test against the real server
+# (installed, and bundled run by the system's python3).
+# TOOLCAST_PYTHON: the interpreter that has toolcast installed (default: python3), 3.11+ with pip.
 set -euo pipefail
+TOOLCAST_PYTHON="${TOOLCAST_PYTHON:-python3}"
+case "$TOOLCAST_PYTHON" in */*) TOOLCAST_PYTHON="$(cd "$(dirname "$TOOLCAST_PYTHON")" && pwd)/$(basename "$TOOLCAST_PYTHON")" ;; esac
+export TOOLCAST_PYTHON
 cd "$(dirname "$0")"
-export TOOLCAST_PYTHON="${TOOLCAST_PYTHON:-python3}"
 npm ci --no-audit --no-fund --loglevel=error
 npx tsc -p . --noEmit
 npm run --silent test

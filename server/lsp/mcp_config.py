@@ -10,6 +10,10 @@ from the file are passed to the server and appear in no log, message or result.
 
 ``register(server)`` is the whole hook into the protocol layer: it adds the command; ``code_lenses``
 is called by the code lens handler for configuration files.
+
+A client that opened an untrusted folder says so in its capabilities (``experimental.toolcast.
+untrustedWorkspace``, sent by the VS Code extension in Restricted Mode): then no lens is offered and the
+command refuses, since both would run a program a repository's file names. The log says why, once.
 """
 
 from __future__ import annotations
@@ -98,8 +102,30 @@ def _entry(name: str, span: tuple[int, int], spec: Any) -> Entry:
     return Entry(name, span, (command, *(str(a) for a in args)), env=env, cwd=cwd)
 
 
+def untrusted(ls: Any) -> bool:
+    """Whether the client opened a folder the user has not trusted (see the module's docstring)."""
+    caps = getattr(getattr(ls, "protocol", None), "client_capabilities", None)
+    experimental = getattr(caps, "experimental", None)
+    mine = experimental.get("toolcast") if isinstance(experimental, dict) else None
+    return isinstance(mine, dict) and mine.get("untrustedWorkspace") is True
+
+
+_UNTRUSTED = ("MCP server checks are not offered: this folder is not trusted, and a check would run the "
+              "program its configuration file names")
+
+
+def _say_untrusted_once(ls: Any) -> None:
+    if not getattr(ls, "_toolcast_untrusted_said", False):
+        ls._toolcast_untrusted_said = True
+        ls.window_log_message(t.LogMessageParams(t.MessageType.Info, _UNTRUSTED))
+
+
 def code_lenses(ls: Any, doc: Any) -> list[t.CodeLens]:
-    """One lens per server entry; the command runs only when the user chooses it."""
+    """One lens per server entry; the command runs only when the user chooses it. None in an untrusted
+    folder."""
+    if untrusted(ls):
+        _say_untrusted_once(ls)
+        return []
     lenses = []
     for entry in entries(doc.text):  # a configuration file: JSONC, whatever its name says
         rng = ls.range(doc, (entry.span[0], entry.span[0]), ls.encoding)
@@ -173,6 +199,8 @@ async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
 
     from .documents import uri_to_path
 
+    if untrusted(ls):  # a lens offered before, or a client that calls the command itself
+        return _failed(ls, _UNTRUSTED)
     if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
         raise ValueError(f"{COMMAND} takes: uri of the configuration file, server name")
     uri, name = args[0], args[1]

@@ -38,6 +38,26 @@ def _codes(rows: list[str]) -> set[str]:
     return {m for row in rows for m in re.findall(r"\bTC\d{3}\b", row)}
 
 
+def _project(tmp_path: Path, login_path: str) -> tuple[Path, Path, Path]:
+    """A folder with forecast.tool.json, and a home whose login shell sets PATH to ``login_path``."""
+    project = tmp_path / "project"
+    project.mkdir()
+    source = project / "forecast.tool.json"
+    source.write_text(json.dumps(TOOL, indent=2) + "\n", encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bash_profile").write_text(f'export PATH="{login_path}"\n', encoding="utf-8")
+    return project, source, home
+
+
+def _require_workbench() -> None:
+    reason = missing()
+    if reason is not None:
+        if os.environ.get("TOOLCAST_REQUIRE_WORKBENCH"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
 @pytest.fixture
 def shots() -> Path:
     folder = Path(os.environ.get("TOOLCAST_SHOTS") or tempfile.mkdtemp(prefix="toolcast-workbench-"))
@@ -47,20 +67,10 @@ def shots() -> Path:
 
 
 def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
-    reason = missing()
-    if reason is not None:
-        if os.environ.get("TOOLCAST_REQUIRE_WORKBENCH"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    project = tmp_path / "project"
-    project.mkdir()
-    source = project / "forecast.tool.json"
-    source.write_text(json.dumps(TOOL, indent=2) + "\n", encoding="utf-8")
+    _require_workbench()
     # `toolcast` on PATH the way a user puts it there: in the login shell's profile, which is where
     # VS Code's extension host takes PATH from (not from the environment of whoever started it).
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".bash_profile").write_text(f'export PATH="{VENV_BIN}:$PATH"\n', encoding="utf-8")
+    project, source, home = _project(tmp_path, f"{VENV_BIN}:$PATH")
     base_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
     with workbench(tmp_path / "vscode", project, base_path, shots) as wb:
@@ -161,6 +171,123 @@ def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
             assert "did not start" in notes[0] and reason in notes[0] and "toolcast.server.command" in notes[0], notes
             assert "failed" in " ".join(wb.status_texts())
             wb.shot("broken-command-" + ("missing" if reason == "not found" else "exits"))
+
+
+def test_restricted_mode_runs_no_program_the_folder_names(tmp_path: Path, shots: Path) -> None:
+    """A cloned repository whose .vscode/settings.json names a server program and whose .vscode/mcp.json
+    names an MCP server, opened with workspace trust on: in Restricted Mode neither runs, checks go on with
+    the user's own server; once the user trusts the folder, its server setting is used."""
+    _require_workbench()
+    project = tmp_path / "project"
+    (project / ".vscode").mkdir(parents=True)
+    (project / "forecast.tool.json").write_text(json.dumps(TOOL, indent=2) + "\n", encoding="utf-8")
+    marker, mcp_marker = tmp_path / "server-command-ran", tmp_path / "mcp-server-ran"
+    program = project / "serve.sh"  # the repository's program: it leaves a mark, then serves
+    program.write_text(f"#!/bin/sh\necho ran > '{marker}'\nexec '{VENV_BIN / 'toolcast'}' serve\n", encoding="utf-8")
+    program.chmod(0o755)
+    (project / ".vscode" / "settings.json").write_text(json.dumps({"toolcast.server.command": [str(program)]}),
+                                                       encoding="utf-8")
+    (project / ".vscode" / "mcp.json").write_text(json.dumps({"servers": {"trap": {
+        "command": "/bin/sh", "args": ["-c", f"echo ran > '{mcp_marker}'"]}}}, indent=2), encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bash_profile").write_text(f'export PATH="{VENV_BIN}:$PATH"\n', encoding="utf-8")  # the user's toolcast
+    base_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+    with workbench(tmp_path / "vscode", project, base_path, shots, trust=True) as wb:
+        wb.env.update({"HOME": str(home), "SHELL": "/bin/bash", "PATH": f"{VENV_BIN}:{base_path}"})
+        wb.start()
+        wb.until(lambda: any("Restricted Mode" in s for s in wb.status_texts()), "the Restricted Mode indicator")
+        wb.open_file("forecast.tool.json")
+        wb.wait_problems(lambda r: "TC302" in _codes(r), what="TC302 in Restricted Mode")
+        _running(wb, expect="toolcast serve")  # the user's server from PATH, not the folder's program
+        assert str(program) not in " ".join(wb.status_texts())
+        wb.open_file("mcp.json")
+        wb.page.wait_for_timeout(3000)  # lenses come within a second of opening (see the trusted case below)
+        assert not [lens for lens in wb.lenses() if "Check tools" in lens], wb.lenses()
+        assert wb.notifications() == [], wb.notifications()
+        wb.shot("restricted-mode-no-mcp-lens")
+        assert not marker.exists() and not mcp_marker.exists()
+
+        # Trusted: the folder's setting now counts; the server restarts with its program.
+        wb.trust_folder()
+        wb.until(lambda: marker.exists(), "the folder's server.command started after trusting it", timeout=60)
+        _running(wb, expect=str(program))
+        wb.open_file("forecast.tool.json")
+        wb.wait_problems(lambda r: "TC302" in _codes(r), what="TC302 from the folder's server")
+        wb.open_file("mcp.json")
+        try:
+            wb.until(lambda: any("Check tools of trap" in lens for lens in wb.lenses()),
+                     "the lens 'Check tools of trap' once trusted")
+        except AssertionError as exc:
+            wb.shot("trusted-folder-no-lens")
+            raise AssertionError(f"{exc}; lenses: {wb.lenses()}") from None
+        wb.shot("trusted-folder-mcp-lens")
+        assert not mcp_marker.exists(), "a lens runs nothing until it is clicked"
+
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def test_the_vsix_alone_with_a_system_python(tmp_path: Path, shots: Path) -> None:
+    """No toolcast installed anywhere: PATH has only the system's folders, whose python3 (Debian's) has
+    neither toolcast nor its dependencies. The extension runs the server it carries with that Python:
+    diagnostics, hover and an export."""
+    _require_workbench()
+    bare = subprocess.run([SYSTEM_PYTHON, "-I", "-c", "import toolcast"], capture_output=True)
+    if bare.returncode == 0:
+        pytest.fail(f"{SYSTEM_PYTHON} has toolcast installed: this run would not prove the bundled server")
+    assert subprocess.run([SYSTEM_PYTHON, "-I", "-c", "import pygls"], capture_output=True).returncode != 0
+    base_path = "/usr/sbin:/usr/bin:/sbin:/bin"
+    project, source, home = _project(tmp_path, base_path)
+    for folder in base_path.split(":"):
+        assert not (Path(folder) / "toolcast").exists(), f"{folder}/toolcast is installed"
+
+    with workbench(tmp_path / "vscode", project, base_path, shots) as wb:
+        wb.env.update({"HOME": str(home), "SHELL": "/bin/bash", "PATH": base_path, "PYTHONPATH": ""})
+        wb.start()
+        wb.open_file("forecast.tool.json")
+        rows = wb.wait_problems(lambda r: {"TC302", "TC502"} <= _codes(r), what="TC302 and TC502 (bundled server)")
+        assert any("ghost" in r for r in rows), rows
+        _running(wb, expect="bundled/tool/toolcast_server.py")
+        status = " ".join(wb.status_texts())
+        assert SYSTEM_PYTHON in status or "/usr/bin/python3" in status, status
+        line = 1 + json.dumps(TOOL, indent=2).splitlines().index('      "ghost"')
+        hover = wb.hover_at(line, 9)
+        assert "TC302" in hover and "ghost" in hover, hover
+        wb.shot("bundled-server-system-python")
+        wb.open_file("forecast.tool.json")
+        wb.action("Source Action...", "Export to Anthropic")
+        exported = project / "forecast.anthropic.json"
+        wb.page.wait_for_timeout(1500)
+        wb.command("File: Save All Files")
+        wb.until(exported.exists, "forecast.anthropic.json written by the bundled server")
+        expected = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(source), "--to",
+                                   "anthropic"], capture_output=True, text=True, check=True).stdout
+        assert json.loads(exported.read_text(encoding="utf-8")) == json.loads(expected)
+        wb.shot("bundled-server-export")
+        assert wb.notifications() == [], wb.notifications()
+
+
+def test_no_python_one_message(tmp_path: Path, shots: Path) -> None:
+    """A machine where the login shell's PATH has no Python and no toolcast: one message, saying what to
+    install, and no server start attempted (nothing to restart in a loop)."""
+    _require_workbench()
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    project, _source, home = _project(tmp_path, str(empty))
+    base_path = "/usr/sbin:/usr/bin:/sbin:/bin"
+    with workbench(tmp_path / "vscode", project, base_path, shots) as wb:
+        wb.env.update({"HOME": str(home), "SHELL": "/bin/bash", "PATH": base_path})
+        wb.start()
+        wb.open_file("forecast.tool.json")
+        _wait_notes(wb)
+        wb.page.wait_for_timeout(3000)  # time for a second message, if there were one
+        notes = wb.notifications()
+        assert len(notes) == 1, notes
+        assert "none was found" in notes[0] and "Install python3" in notes[0] and "3.11" in notes[0], notes
+        assert "failed" in " ".join(wb.status_texts())
+        wb.shot("no-python-message")
 
 
 def _running(wb: Workbench, expect: str = "") -> None:

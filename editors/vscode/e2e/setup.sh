@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the real-workbench test needs, from the package registries only:
 #   Debian: chromium (driven by Playwright, no browser download), ripgrep, libkrb5-dev (code-server's
-#   kerberos module builds against it); npm: code-server 4.100.3 (= VS Code 1.100.3, the last line that
+#   kerberos module builds against it), python3 (the system Python the bundled server runs with); npm: code-server 4.100.3 (= VS Code 1.100.3, the last line that
 #   runs on Node 20); PyPI: playwright (the driver only).
 # code-server's @vscode/ripgrep would download rg from outside the registries; Debian's rg is placed in
 # the cache that package reads first, as the archive it expects.
@@ -14,6 +14,8 @@ code_server_version=4.100.3
 mkdir -p "$home"
 
 need_apt=()
+# The Python the bundled-server run uses: Debian's, with no toolcast in it.
+[ -x /usr/bin/python3 ] || need_apt+=(python3)
 command -v chromium >/dev/null || need_apt+=(chromium)
 command -v rg >/dev/null || need_apt+=(ripgrep)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)

@@ -14,16 +14,31 @@ for (const unwanted of ['extension/src/', 'extension/node_modules/', 'extension/
   'extension/.gitignore']) {
   assert.ok(!list.some((f) => f.startsWith(unwanted)), `${unwanted} should not be packaged`);
 }
+// The bundled server: toolcast and its dependencies, rpds-py built for each supported CPython, no caches.
+for (const needed of ['extension/bundled/tool/toolcast_server.py', 'extension/bundled/libs/toolcast/server/__main__.py',
+  'extension/bundled/libs/pygls/__init__.py', 'extension/bundled/libs/lsprotocol/types.py',
+  'extension/bundled/libs/jsonschema/__init__.py', 'extension/bundled/libs/referencing/__init__.py']) {
+  assert.ok(list.includes(needed), `${needed} missing from ${vsix}`);
+}
+for (const tag of ['cp311', 'cp312', 'cp313', 'cp314']) {
+  assert.ok(list.some((f) => f.startsWith(`extension/bundled/native/${tag}/rpds/rpds.cpython-${tag.slice(2)}-x86_64-linux-gnu.so`)),
+    `rpds-py for ${tag} missing`);
+}
+assert.ok(!list.some((f) => f.includes('__pycache__') || f.startsWith('extension/bundled/libs/rpds')), 'caches or a stray rpds');
+const xml = execFileSync('unzip', ['-p', vsix, 'extension.vsixmanifest'], { encoding: 'utf8' });
+assert.match(xml, /TargetPlatform="linux-x64"/, 'a platform VSIX (rpds-py is compiled)');
 const manifest = JSON.parse(execFileSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' }));
 assert.equal(manifest.name, 'toolcast');
 assert.equal(manifest.main, './dist/extension.js');
 const commands = manifest.contributes.commands.map((c) => c.command).sort();
 assert.deepEqual(commands, ['toolcast.exportTool', 'toolcast.restart', 'toolcast.showLog']);
 const settings = Object.keys(manifest.contributes.configuration.properties);
-for (const key of ['toolcast.server.command', 'toolcast.targets', 'toolcast.select', 'toolcast.ignore',
+for (const key of ['toolcast.server.command', 'toolcast.server.python', 'toolcast.targets', 'toolcast.select', 'toolcast.ignore',
   'toolcast.severity', 'toolcast.globs', 'toolcast.target_options', 'toolcast.max_diagnostics']) {
   assert.ok(settings.includes(key), `setting ${key} missing`);
 }
+assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations,
+  ['toolcast.server.command', 'toolcast.server.python'], 'the settings that name a program are restricted');
 assert.ok(manifest.contributes.jsonValidation.some((v) => v.url === './schemas/tool.schema.json'
   && v.fileMatch.includes('*.tool.json')));
 const schema = JSON.parse(execFileSync('unzip', ['-p', vsix, 'extension/schemas/tool.schema.json'], { encoding: 'utf8' }));

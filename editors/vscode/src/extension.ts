@@ -2,7 +2,7 @@
 // a restart command and "Export tool to…". Everything else (diagnostics, quick fixes, hover, code
 // lenses, exports) comes from the language server.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -16,11 +16,14 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
   State,
+  type StaticFeature,
 } from 'vscode-languageclient/node';
 
 import {
+  type Bundled,
   type ServerCommand,
   StderrTail,
+  bundledVersions,
   describe,
   exitReason,
   findOnPath,
@@ -29,6 +32,9 @@ import {
 } from './serverCommand';
 import { type ServerState, statusView } from './status';
 import { TARGETS } from './targets';
+
+/** The settings that name a program (package.json `restrictedConfigurations`, without `toolcast.`). */
+const RESTRICTED_SETTINGS = ['server.command', 'server.python'];
 
 /** Crashes within this window that stop automatic restarts. */
 const CRASH_LIMIT = 3;
@@ -51,8 +57,10 @@ let client: ToolcastClient | undefined;
 let output: vscode.LogOutputChannel;
 let status: vscode.StatusBarItem;
 let failureShown = false;
+let extensionPath = '';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('toolcast', { log: true });
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   status.command = 'toolcast.showLog';
@@ -65,15 +73,38 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('toolcast.exportTool', exportTool),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('toolcast.server')) {
-        void restart(true); // a new command is a new attempt: its failure gets its own message
+        restartSoon(); // a new command is a new attempt: its failure gets its own message
       }
     }),
+    // Trusting the folder makes its server settings count and MCP checks possible: a new server.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => restartSoon()),
+    { dispose: () => clearTimeout(restartTimer) },
   );
   await start();
 }
 
-export async function deactivate(): Promise<void> {
-  await stop();
+/**
+ * Tells the server whether the folder is trusted (`experimental.toolcast.untrustedWorkspace`): in
+ * Restricted Mode it offers nothing that runs a program a workspace file names (the MCP server checks).
+ */
+function trustFeature(): StaticFeature {
+  return {
+    fillClientCapabilities: (capabilities) => {
+      const experimental = (capabilities.experimental ?? {}) as Record<string, unknown>;
+      capabilities.experimental = { ...experimental, toolcast: { untrustedWorkspace: !vscode.workspace.isTrusted } };
+    },
+    initialize: () => undefined,
+    getState: () => ({ kind: 'static' }),
+    clear: () => undefined,
+  };
+}
+
+/** In Restricted Mode, one log line: the folder's server settings wait for trust. */
+function logRestrictedMode(): void {
+  if (!vscode.workspace.isTrusted) {
+    const keys = RESTRICTED_SETTINGS.map((k) => `toolcast.${k}`).join(', ');
+    output.info(`Restricted Mode: this folder's ${keys} are not used and MCP server checks are not offered until you trust it`);
+  }
 }
 
 function setState(state: ServerState, detail = ''): void {
@@ -101,6 +132,30 @@ async function pythonInterpreter(): Promise<string[] | undefined> {
   }
 }
 
+/** The `major.minor` of a Python, or undefined if it does not run (a few ms; once per start). */
+function pythonVersion(python: readonly string[]): string | undefined {
+  try {
+    const out = execFileSync(python[0], [...python.slice(1), '-I', '-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return /^\d+\.\d+$/.test(out.trim()) ? out.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server the .vsix carries (bundled/, see scripts/bundle-python.sh), if this build has it. */
+function bundledServer(config: vscode.WorkspaceConfiguration): Bundled | undefined {
+  const bundled = path.join(extensionPath, 'bundled');
+  if (!fs.existsSync(path.join(bundled, 'libs', 'toolcast'))) {
+    return undefined;
+  }
+  const launcher = path.join(bundled, 'tool', 'toolcast_server.py');
+  return { launcher, versions: bundledVersions(bundled), pythonSetting: config.get('server.python'), probe: pythonVersion };
+}
+
 function commandExists(cmd: ServerCommand): boolean {
   if (path.isAbsolute(cmd.command) || cmd.command.includes(path.sep)) {
     return fs.existsSync(cmd.command);
@@ -117,7 +172,7 @@ async function showFailure(message: string): Promise<void> {
   failureShown = true;
   const choice = await vscode.window.showErrorMessage(message, 'Open Settings', 'Show Log');
   if (choice === 'Open Settings') {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'toolcast.server.command');
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'toolcast.server'); // .command and .python
   } else if (choice === 'Show Log') {
     output.show(true);
   }
@@ -125,9 +180,14 @@ async function showFailure(message: string): Promise<void> {
 
 async function start(): Promise<void> {
   setState('starting');
+  logRestrictedMode();
+  // In Restricted Mode VS Code leaves the folder's values of server.* out (restricted configurations).
+  const config = vscode.workspace.getConfiguration('toolcast');
   const resolved = resolveServerCommand({
-    setting: vscode.workspace.getConfiguration('toolcast').get('server.command'),
-    pythonInterpreter: await pythonInterpreter(),
+    setting: config.get('server.command'),
+    bundled: bundledServer(config),
+    // The interpreter the Python extension picks may be one inside the folder (its .venv): not until trusted.
+    pythonInterpreter: vscode.workspace.isTrusted ? await pythonInterpreter() : undefined,
     findOnPath: (name) => findOnPath(name),
   });
   if ('error' in resolved) {
@@ -204,6 +264,7 @@ async function start(): Promise<void> {
     },
   };
   const next = new ToolcastClient('toolcast', 'toolcast', serverOptions, clientOptions);
+  next.registerFeature(trustFeature());
   next.onDidChangeState((e) => {
     if (e.newState === State.Running) {
       running = true;
@@ -236,13 +297,31 @@ async function stop(): Promise<void> {
   }
 }
 
-/** Restart the server; `byUser` (the command, or a change of `toolcast.server.*`) allows a new failure message. */
-async function restart(byUser: boolean): Promise<void> {
-  if (byUser) {
-    failureShown = false;
-  }
-  await stop();
-  await start();
+let restarting: Promise<void> = Promise.resolve();
+let restartTimer: NodeJS.Timeout | undefined;
+
+/**
+ * Restart the server; `byUser` (the command, or a change of `toolcast.server.*`) allows a new failure
+ * message. Restarts run one after the other.
+ */
+function restart(byUser: boolean): Promise<void> {
+  restarting = restarting.then(async () => {
+    if (byUser) {
+      failureShown = false;
+    }
+    await stop();
+    await start();
+  });
+  return restarting;
+}
+
+/**
+ * One restart for events that come together: trusting a folder changes its settings first (the
+ * restricted ones now count) and then the trust state, and the server must start once, trusted.
+ */
+function restartSoon(): void {
+  clearTimeout(restartTimer);
+  restartTimer = setTimeout(() => void restart(true), 300);
 }
 
 async function exportTool(): Promise<void> {

@@ -1,12 +1,14 @@
 // Plain-Node smoke test: computes the server command with the extension's own resolver, spawns it,
 // opens a tool file with known defects and waits for toolcast's diagnostics. No VS Code needed.
-//   TOOLCAST_PYTHON=/path/to/venv/bin/python node test/smoke.mjs
-import { spawn } from 'node:child_process';
+// Also the bundled server (bundled/, from scripts/bundle-python.sh) run by the system's python3 alone.
+//   TOOLCAST_PYTHON=/path/to/venv/bin/python [SYSTEM_PYTHON_DIR=/usr/bin] node test/smoke.mjs
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { resolveServerCommand, findOnPath, describe } = require('../out/src/serverCommand.js');
+const { resolveServerCommand, findOnPath, describe, bundledVersions } = require('../out/src/serverCommand.js');
 
 const python = process.env.TOOLCAST_PYTHON ?? 'python3';
 const TEXT = JSON.stringify({
@@ -75,8 +77,23 @@ async function session(cmd) {
 const viaInterpreter = resolveServerCommand({ setting: null, pythonInterpreter: [python], findOnPath: () => undefined });
 const binDir = path.dirname(python);
 const viaPath = resolveServerCommand({ setting: null, findOnPath: (n) => findOnPath(n, binDir) });
+const commands = [viaInterpreter, viaPath];
+const launcher = path.resolve('bundled/tool/toolcast_server.py');
+if (fs.existsSync('bundled/libs/toolcast')) {
+  const probe = (py) => {
+    try {
+      return execFileSync(py[0], ['-I', '-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const systemDir = process.env.SYSTEM_PYTHON_DIR ?? '/usr/bin';
+  const viaBundle = resolveServerCommand({ setting: null, findOnPath: (n) => findOnPath(n, systemDir), bundled: { launcher, versions: bundledVersions('bundled'), probe } });
+  if (viaBundle.source !== 'bundled') throw new Error(`expected the bundled server, got ${JSON.stringify(viaBundle)}`);
+  commands.push(viaBundle);
+}
 let failed = false;
-for (const cmd of [viaInterpreter, viaPath]) {
+for (const cmd of commands) {
   const { codes, code } = await session(cmd);
   // TC302: `required` names a property that does not exist; TC203: the name has a space.
   const ok = codes.includes('TC302') && codes.includes('TC203') && code === 0;

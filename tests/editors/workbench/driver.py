@@ -68,8 +68,10 @@ def _free_port() -> int:
 class Workbench:
     """One code-server with a fresh profile and the extension installed, and one Chromium page on it."""
 
-    def __init__(self, base: Path, folder: Path, env_path: str, shots: Path) -> None:
+    def __init__(self, base: Path, folder: Path, env_path: str, shots: Path, trust: bool = False) -> None:
         self.base, self.folder, self.shots = base, folder, shots
+        #: Workspace trust on: a folder opens in Restricted Mode (no prompt) until `trust_folder()`.
+        self.trust = trust
         self.user_data = base / "user-data"
         self.extensions = base / "extensions"
         self.settings_file = self.user_data / "User" / "settings.json"
@@ -92,7 +94,9 @@ class Workbench:
     def write_settings(self, settings: dict[str, Any]) -> None:
         """The user's settings.json, as a person would edit it (the workbench watches the file)."""
         self.settings_file.parent.mkdir(parents=True, exist_ok=True)
-        self.settings_file.write_text(json.dumps({**BASE_SETTINGS, **settings}, indent=2), encoding="utf-8")
+        trust = {"security.workspace.trust.enabled": True, "security.workspace.trust.startupPrompt": "never",
+                 "security.workspace.trust.banner": "always"} if self.trust else {}
+        self.settings_file.write_text(json.dumps({**BASE_SETTINGS, **trust, **settings}, indent=2), encoding="utf-8")
 
     def workspace_settings(self, settings: dict[str, Any]) -> None:
         """The folder's .vscode/settings.json, as a person edits it; the workbench applies it at once.
@@ -108,8 +112,8 @@ class Workbench:
         log = (self.base / "code-server.log").open("wb")
         self.proc = subprocess.Popen(
             [str(CODE_SERVER), "--config", str(config), "--user-data-dir", str(self.user_data),
-             "--extensions-dir", str(self.extensions), "--disable-workspace-trust", "--disable-telemetry",
-             "--disable-update-check", "--disable-getting-started-override", str(self.folder)],
+             "--extensions-dir", str(self.extensions), *([] if self.trust else ["--disable-workspace-trust"]),
+             "--disable-telemetry", "--disable-update-check", "--disable-getting-started-override", str(self.folder)],
             stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -191,10 +195,20 @@ class Workbench:
         box = self.page.locator(".quick-input-widget input")
         box.wait_for(state="visible", timeout=10_000)
         box.fill(name)
-        row = self.page.locator(".quick-input-list .monaco-list-row", has_text=name).first
+        # The recently opened list shows first: wait until the filter has put this file on top.
+        row = self.page.locator(".quick-input-list .monaco-list-row.focused", has_text=name).first
         row.wait_for(state="visible", timeout=15_000)
         self.page.keyboard.press("Enter")
-        self.page.locator(f".tab[aria-label^='{name}']").first.wait_for(timeout=15_000)
+        self.page.locator(f".tab.active[aria-label^='{name}']").first.wait_for(timeout=15_000)
+
+    def trust_folder(self) -> None:
+        """Trust the open folder as a person does: Manage Workspace Trust, then the "Trust" button."""
+        self.command("Workspaces: Manage Workspace Trust")
+        button = self.page.locator(".workspace-trust-editor").get_by_role("button", name="Trust", exact=True)
+        button.wait_for(state="visible", timeout=15_000)
+        button.click()
+        self.page.locator(".workspace-trust-editor", has_text="You trust this folder").wait_for(timeout=15_000)
+        self.command("View: Close Editor")  # it keeps the keyboard otherwise (Quick Open does not open)
 
     def problems(self) -> list[str]:
         """The rows of the Problems panel: the text shown (message, `toolcast(TC302)`, position) and the
@@ -261,8 +275,8 @@ class Workbench:
 
 
 @contextlib.contextmanager
-def workbench(base: Path, folder: Path, env_path: str, shots: Path) -> Iterator[Workbench]:
-    wb = Workbench(base, folder, env_path, shots)
+def workbench(base: Path, folder: Path, env_path: str, shots: Path, trust: bool = False) -> Iterator[Workbench]:
+    wb = Workbench(base, folder, env_path, shots, trust)
     try:
         wb.install()
         yield wb

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Puts toolcast and its run-time dependencies inside the extension, as Microsoft's Python-tool
+# extensions do (bundled/libs), so the .vsix needs only a python3 (3.11+) on the machine:
+#   bundled/libs/         toolcast (from this checkout) and its dependencies (pip, from PyPI);
+#   bundled/native/cpXY/  rpds-py (compiled; referencing and jsonschema need it), one build per CPython
+#                         minor version 3.11-3.14: it ships no abi3 wheel. The launcher adds its own.
+# Builds for the machine it runs on (linux-x64 here: `vsce package --target linux-x64`).
+# Usage: TOOLCAST_PYTHON=/path/to/python3.11 scripts/bundle-python.sh
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+python="${TOOLCAST_PYTHON:-python3}"
+versions=(3.11 3.12 3.13 3.14)
+log="$here/bundled/pip.log"  # the build backend's warnings go here; shown if pip fails
+pip=(pip_quiet "$python" -m pip install --quiet --disable-pip-version-check --no-compile --no-warn-script-location)
+pip_quiet() { "$@" 2>>"$log" || { tail -30 "$log" >&2; echo "bundle-python: pip failed (log: $log)" >&2; exit 1; }; }
+build_tag="$("$python" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')"
+
+rm -rf "$here/bundled/libs" "$here/bundled/native" "$log"
+"${pip[@]}" --target "$here/bundled/libs" "$repo"
+rpds="$(ls -d "$here"/bundled/libs/rpds_py-*.dist-info)"
+rpds_version="${rpds##*/rpds_py-}"
+rpds_version="${rpds_version%.dist-info}"
+mkdir -p "$here/bundled/native/$build_tag"
+mv "$here/bundled/libs/rpds" "$rpds" "$here/bundled/native/$build_tag/"
+platform="$("$python" -c 'import sysconfig; print(sysconfig.get_platform().replace("-", "_").replace(".", "_"))')"
+[ "$platform" = linux_x86_64 ] && platform=manylinux_2_17_x86_64
+for v in "${versions[@]}"; do
+  tag="cp${v/./}"
+  [ "$tag" = "$build_tag" ] && continue
+  "${pip[@]}" --target "$here/bundled/native/$tag" --no-deps --only-binary=:all: --platform "$platform" \
+    --python-version "$v" --implementation cp --abi "$tag" "rpds-py==$rpds_version"
+done
+rm -rf "$here/bundled/libs/bin"
+find "$here/bundled" -name __pycache__ -prune -exec rm -rf {} +
+echo "bundled: $(ls "$here/bundled/libs" | grep -c 'dist-info$') distributions; rpds-py $rpds_version for ${versions[*]}"
