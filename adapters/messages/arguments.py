@@ -12,6 +12,7 @@ from typing import Any
 import referencing
 import referencing.exceptions
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import UnknownType  # type: ignore[import-untyped]
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
@@ -180,6 +181,8 @@ def argument_errors(tool: CanonicalTool, arguments: dict[str, Any]) -> list[tupl
     validator = Draft202012Validator(tool.parameters, registry=registry.with_resource("urn:toolcast:call", resource))
     try:
         errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))
+    except UnknownType as exc:  # a misspelt type in the tool (reported by the tool checks as TC110)
+        return [("", f"the schema cannot be applied: {exc.type!r} is not a JSON Schema type")]
     except (referencing.exceptions.Unresolvable, RecursionError) as exc:
         return [("", f"the schema cannot be applied: {type(exc).__name__}")]
     return [(jp.from_parts(list(e.absolute_path)), e.message) for e in errors]

@@ -4,6 +4,9 @@ against the original parameters, never fetching anything."""
 
 from __future__ import annotations
 
+import json
+
+from toolcast.adapters.checks import check_document
 from toolcast.adapters.convert import convert
 from toolcast.adapters.messages.arguments import argument_errors, to_canonical_call
 from toolcast.adapters.messages.model import ToolCall
@@ -108,3 +111,16 @@ def test_the_retriever_refuses_every_uri() -> None:
     ((pointer, message),) = argument_errors(tool, {"a": 1})
     name = message.removeprefix("the schema cannot be applied: ")
     assert pointer == "" and name != message and name.endswith("Error") and name != "NoneType"
+
+
+def test_a_misspelt_type_is_a_finding_not_a_crash() -> None:
+    """`"type": "strin"` in a request file's tool made the check raise jsonschema's UnknownType: the CLI
+    printed a traceback and the editor got no diagnostics for the file."""
+    tool = CanonicalTool("get_weather", "d", {"type": "object", "properties": {"city": {"type": "strin"}}})
+    assert argument_errors(tool, {"city": "Paris"}) == [
+        ("", "the schema cannot be applied: 'strin' is not a JSON Schema type")]
+    request = {"model": "gpt-4o", "tools": [{"name": "get_weather", "parameters": tool.parameters}],
+               "messages": [{"role": "user", "content": "Weather?"}, {"role": "assistant", "content": [
+                   {"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}]}]}
+    codes = {f.code for f in check_document(json.dumps(request), path="w.request.json").findings}
+    assert {"TC110", "TC805"} <= codes
