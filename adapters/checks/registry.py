@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from types import MappingProxyType
 
 from .findings import Severity
-
-#: Where the generated rules reference lives; ``rule_url`` appends the code's anchor.
-RULES_DOC_URL = "https://github.com/toolcast/toolcast/blob/main/docs/rules.md"
 
 
 @dataclass(frozen=True)
@@ -45,6 +44,18 @@ def register(rule: Rule) -> Rule:
 RULES: Mapping[str, Rule] = MappingProxyType(_RULES)
 
 
-def rule_url(code: str) -> str:
-    """The rule's section of the generated reference (GitHub anchors are the lower-cased heading)."""
-    return f"{RULES_DOC_URL}#{code.lower()}"
+@cache
+def rules_doc() -> Path | None:
+    """The generated reference this installation holds: the wheel ships ``docs/rules.md`` as
+    ``toolcast/docs/rules.md`` (pyproject's package data), a checkout has it at ``docs/rules.md``; both
+    are two folders above this module's package. None when neither is there (links are then left out)."""
+    path = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    return path if path.is_file() else None
+
+
+def rule_url(code: str) -> str | None:
+    """A ``file:`` URI of the rule's section in the installed reference (the anchor is the lower-cased
+    heading, as Markdown renderers make it), or None without one: toolcast has no web site, and a link
+    must open offline on the machine that shows it."""
+    doc = rules_doc()
+    return f"{doc.as_uri()}#{code.lower()}" if doc is not None else None
