@@ -58,6 +58,7 @@ def test_neovim_shows_diagnostics_and_exports(tmp_path: Path) -> None:
     assert created.read_text(encoding="utf-8").rstrip("\n") == expected.rstrip("\n")
     assert seen["applied"] == "edit"  # Neovim declares resource operations: CreateFile + edit
     assert seen.get("resolved") is True  # listed without the edit, which codeAction/resolve computed
+    assert seen.get("shown") == "weather.anthropic.json"  # the action's command: window/showDocument opened it
 
 
 SETTINGS_TOOL = (
