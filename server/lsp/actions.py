@@ -3,7 +3,6 @@ command. An export is exactly what ``toolcast convert`` prints for the same inpu
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from pathlib import Path
@@ -68,28 +67,28 @@ def export_name(doc: Document, target: str, tool_name: str | None) -> str:
 
 
 SHOW_EXPORT = "toolcast.showExport"
-_showing: set[asyncio.Task[None]] = set()  # shows under way (a task nobody holds may be collected)
 
 
 def tell_written(ls: ToolcastServer, path: Path) -> None:
-    """Tell the user where an export went, after the answer to the request that wrote it: the client
-    opens the file (`window/showDocument`) where it can, else a message names the path (also when the
-    client answers that it could not show it)."""
-    task = asyncio.ensure_future(_show(ls, path))
-    _showing.add(task)
-    task.add_done_callback(_showing.discard)
+    """Tell the user where an export went: the client opens the file (`window/showDocument`) where it
+    can, else a message names the path (also when the client answers that it could not show it). Sent
+    before the answer to the request that wrote the file, not after it: Emacs 28's jsonrpc leaves a
+    message that follows an answer in the same read unread until the server writes again."""
+    message = t.ShowMessageParams(t.MessageType.Info, f"toolcast: exported {path}")
+    if not ls.session.show_document:
+        ls.window_show_message(message)
+        return
 
-
-async def _show(ls: ToolcastServer, path: Path) -> None:
-    if ls.session.show_document:
+    def shown(answer: Any) -> None:
         try:
-            shown = await asyncio.wait_for(ls.window_show_document_async(
-                t.ShowDocumentParams(uri=path.as_uri(), take_focus=True)), 10)
-            if shown.success:
-                return
+            ok = bool(answer.result().success)
         except Exception as exc:  # the client declared it but failed: say it in a message instead
             log.info("window/showDocument failed: %r", exc)
-    ls.window_show_message(t.ShowMessageParams(t.MessageType.Info, f"toolcast: exported {path}"))
+            ok = False
+        if not ok:
+            ls.window_show_message(message)
+
+    ls.window_show_document(t.ShowDocumentParams(uri=path.as_uri(), take_focus=True)).add_done_callback(shown)
 
 
 def show_export_command(ls: ToolcastServer, *args: Any) -> Any:

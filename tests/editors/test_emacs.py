@@ -13,20 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from editor_files import SETTINGS_TOOL
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVE = Path(__file__).resolve().parent / "emacs" / "drive.el"
 SETUP = ROOT / "editors" / "emacs" / "toolcast-eglot.el"
 EMACS = shutil.which("emacs")
 
-TOOL = (
-    '{\n'
-    '  "name": "get_weather",\n'
-    '  "description": "Weather",\n'
-    '  "parameters": {"type": "object", "properties": {"city": {"type": "string", "pattern": "^[A-Z]"}},\n'
-    '                 "required": ["city", "ghost"]}\n'
-    '}\n'
-)
+TOOL = SETTINGS_TOOL
 
 
 def _emacs_with_eglot() -> str:
@@ -56,6 +50,7 @@ def _drive(tmp_path: Path, src: Path, **extra: str) -> dict[str, object]:
            "TOOLCAST_NAMES": "a.tool.json,b.tools.jsonc,tools/c.json,x/tools/d/e.jsonc,f.request.json,"
                              "plain.json,g.jsonc,mytools/h.json",
            "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", **extra}
+    env["TOOLCAST_EVENTS"] = str(tmp_path / "eglot-events.txt")  # Eglot's log of the session, kept to read
     done = subprocess.run([emacs, "--batch", "-q", "-l", str(DRIVE)], capture_output=True, text=True,
                           timeout=180, env=env, cwd=src.parent)
     assert done.returncode == 0, done.stderr

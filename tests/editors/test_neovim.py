@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from editor_files import SETTINGS_TOOL
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent / "nvim"
@@ -59,16 +60,6 @@ def test_neovim_shows_diagnostics_and_exports(tmp_path: Path) -> None:
     assert seen["applied"] == "edit"  # Neovim declares resource operations: CreateFile + edit
     assert seen.get("resolved") is True  # listed without the edit, which codeAction/resolve computed
     assert seen.get("shown") == "weather.anthropic.json"  # the action's command: window/showDocument opened it
-
-
-SETTINGS_TOOL = (
-    '{\n'
-    '  "name": "get_weather",\n'
-    '  "description": "Weather",\n'
-    '  "parameters": {"type": "object", "properties": {"city": {"type": "string", "pattern": "^[A-Z]"}},\n'
-    '                 "required": ["city", "ghost"]}\n'
-    '}\n'
-)
 
 
 @pytest.mark.slow
