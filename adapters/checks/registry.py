@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -44,18 +43,20 @@ def register(rule: Rule) -> Rule:
 RULES: Mapping[str, Rule] = MappingProxyType(_RULES)
 
 
-@cache
-def rules_doc() -> Path | None:
-    """The generated reference this installation holds: the wheel ships ``docs/rules.md`` as
-    ``toolcast/docs/rules.md`` (pyproject's package data), a checkout has it at ``docs/rules.md``; both
-    are two folders above this module's package. None when neither is there (links are then left out)."""
+def _rules_doc() -> Path | None:
     path = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
     return path if path.is_file() else None
+
+
+#: The generated reference this installation holds: the wheel ships ``docs/rules.md`` as
+#: ``toolcast/docs/rules.md`` (pyproject's package data), a checkout has it at ``docs/rules.md``; both
+#: are two folders above this module's package. None when neither is there (links are then left out).
+RULES_DOC: Path | None = _rules_doc()
+_RULES_DOC_URI = RULES_DOC.as_uri() if RULES_DOC is not None else None
 
 
 def rule_url(code: str) -> str | None:
     """A ``file:`` URI of the rule's section in the installed reference (the anchor is the lower-cased
     heading, as Markdown renderers make it), or None without one: toolcast has no web site, and a link
     must open offline on the machine that shows it."""
-    doc = rules_doc()
-    return f"{doc.as_uri()}#{code.lower()}" if doc is not None else None
+    return f"{_RULES_DOC_URI}#{code.lower()}" if _RULES_DOC_URI is not None else None

@@ -65,7 +65,7 @@ def test_explain_links_the_installed_rules_reference() -> None:
 
 def test_the_wheel_ships_the_rules_reference_where_rule_links_look() -> None:
     """pyproject ships docs/rules.md as toolcast/docs/rules.md: two folders above the registry module in a
-    wheel, as docs/rules.md is in a checkout (``rules_doc`` looks there in both)."""
+    wheel, as docs/rules.md is in a checkout (``RULES_DOC`` is looked for there in both)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     assert config["package-dir"]["toolcast.docs"] == "docs"
     assert "rules.md" in config["package-data"]["toolcast.docs"]
@@ -73,4 +73,4 @@ def test_the_wheel_ships_the_rules_reference_where_rule_links_look() -> None:
     from toolcast.adapters.checks import registry
 
     package_root = Path(registry.__file__).resolve().parents[2]  # toolcast/ in a wheel, the checkout here
-    assert registry.rules_doc() == package_root / "docs" / "rules.md"
+    assert package_root / "docs" / "rules.md" == registry.RULES_DOC
