@@ -58,7 +58,8 @@ Derived from the JSON mode this Emacs has; Eglot runs `toolcast serve' in it."
       (t (toolcast--define-mode js-mode)))                           ; Emacs 28
 
 (defun toolcast--contact (&optional _interactive)
-  "The server command, read when Eglot starts (so `toolcast-eglot-command' may change later)."
+  "The server command, read when Eglot starts.
+So `toolcast-eglot-command' may be set after this file is loaded."
   toolcast-eglot-command)
 
 ;; languageId "json": the server reads comments by the file name (.jsonc), not by the language id.
