@@ -107,3 +107,52 @@ async def test_show_export_needs_an_existing_file(client: LanguageClient, tmp_pa
         with pytest.raises(JsonRpcException, match="takes the URI of a file that exists"):
             await client.workspace_execute_command_async(t.ExecuteCommandParams("toolcast.showExport", args))
     assert client.shown_documents == [] and client.messages == []
+
+
+def _export_by_command(show_document: bool, tmp_path: Path) -> tuple[Any, list[dict[str, Any]], int, Path]:
+    """A raw client without resource operations: `toolcast.export` writes the file. Returns the client,
+    every message up to the command's answer (in order), the answer's id and the export's path."""
+    from raw_rpc import Raw
+
+    raw = Raw()
+    window = {"showDocument": {"support": True}} if show_document else {}
+    rid = raw.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {
+        "window": window, "workspace": {"workspaceEdit": {"documentChanges": True}}}})
+    raw.response(rid)
+    raw.notify("initialized", {})
+    src = tmp_path / "w.tool.json"
+    src.write_text(TOOL, encoding="utf-8")
+    raw.notify("textDocument/didOpen", {"textDocument": {"uri": src.as_uri(), "languageId": "json", "version": 1,
+                                                         "text": TOOL}})
+    rid = raw.request("workspace/executeCommand", {"command": "toolcast.export",
+                                                   "arguments": [src.as_uri(), "anthropic", None]})
+    seen: list[dict[str, Any]] = []
+    raw.wait(lambda m: seen.append(m) or (m.get("id") == rid and "method" not in m))
+    return raw, seen, rid, tmp_path / "w.anthropic.json"
+
+
+def test_the_notice_comes_before_the_commands_answer(tmp_path: Path) -> None:
+    """Emacs 28's jsonrpc leaves a message that follows an answer in the same read unread until the server
+    writes again: the message (or the showDocument request) is sent before the answer."""
+    raw, seen, rid, dest = _export_by_command(False, tmp_path)
+    try:
+        order = [m.get("method") or ("answer" if m.get("id") == rid else "other") for m in seen]
+        order = [o for o in order if o in ("window/showMessage", "answer")]
+        assert order == ["window/showMessage", "answer"], seen
+        assert seen[-1]["result"] == {"path": str(dest)}
+    finally:
+        raw.close()
+
+
+def test_a_document_the_client_cannot_show_is_named_in_a_message(tmp_path: Path) -> None:
+    """The client declares `window.showDocument` but answers `success: false`: the path goes in a message."""
+    raw, seen, _rid, dest = _export_by_command(True, tmp_path)
+    try:
+        (ask,) = [m for m in seen if m.get("method") == "window/showDocument"]
+        assert ask["params"] == {"uri": dest.as_uri(), "takeFocus": True}
+        assert not [m for m in seen if m.get("method") == "window/showMessage"]
+        raw.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"success": False}})
+        told = raw.wait(lambda m: m.get("method") == "window/showMessage")
+        assert told["params"] == {"type": 3, "message": f"toolcast: exported {dest}"}
+    finally:
+        raw.close()
