@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .findings import Finding, Severity
-from .registry import RULES, rule_url
+from .registry import RULES
 
 
 @dataclass(frozen=True)
@@ -84,13 +84,15 @@ def _level(sev: Severity) -> str:
 
 
 def as_sarif(items: Sequence[Located], version: str) -> str:
+    # No `helpUri` (nor the driver's `informationUri`): SARIF wants an absolute URI there, and toolcast
+    # has no web site; a `file:` URI would name the checking machine's copy (a CI runner's), not one the
+    # log's reader has. `help` carries each rule's whole text instead.
     rules = [
         {
             "id": r.code,
             "name": r.name,
             "shortDescription": {"text": r.summary},
             "fullDescription": {"text": r.doc},
-            "helpUri": rule_url(r.code),
             "help": {"text": r.doc, "markdown": r.doc},
             "defaultConfiguration": {"level": _level(r.severity)},
         }
@@ -146,7 +148,6 @@ def as_sarif(items: Sequence[Located], version: str) -> str:
                     "driver": {
                         "name": "toolcast",
                         "version": version,
-                        "informationUri": "https://github.com/toolcast/toolcast",
                         "rules": rules,
                     }
                 },

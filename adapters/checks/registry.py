@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 
 from .findings import Severity
-
-#: Where the generated rules reference lives; ``rule_url`` appends the code's anchor.
-RULES_DOC_URL = "https://github.com/toolcast/toolcast/blob/main/docs/rules.md"
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,20 @@ def register(rule: Rule) -> Rule:
 RULES: Mapping[str, Rule] = MappingProxyType(_RULES)
 
 
-def rule_url(code: str) -> str:
-    """The rule's section of the generated reference (GitHub anchors are the lower-cased heading)."""
-    return f"{RULES_DOC_URL}#{code.lower()}"
+def _rules_doc() -> Path | None:
+    path = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    return path if path.is_file() else None
+
+
+#: The generated reference this installation holds: the wheel ships ``docs/rules.md`` as
+#: ``toolcast/docs/rules.md`` (pyproject's package data), a checkout has it at ``docs/rules.md``; both
+#: are two folders above this module's package. None when neither is there (links are then left out).
+RULES_DOC: Path | None = _rules_doc()
+_RULES_DOC_URI = RULES_DOC.as_uri() if RULES_DOC is not None else None
+
+
+def rule_url(code: str) -> str | None:
+    """A ``file:`` URI of the rule's section in the installed reference (the anchor is the lower-cased
+    heading, as Markdown renderers make it), or None without one: toolcast has no web site, and a link
+    must open offline on the machine that shows it."""
+    return f"{_RULES_DOC_URI}#{code.lower()}" if _RULES_DOC_URI is not None else None

@@ -39,5 +39,7 @@ def run(args: argparse.Namespace) -> int:
     print(rule.summary + "\n")
     print(rule.doc)
     print(f"Fix available: {'yes' if rule.fix_available else 'no'}")
-    print(f"More: {rule_url(rule.code)}")
+    more = rule_url(rule.code)
+    if more is not None:  # the installed docs/rules.md
+        print(f"More: {more}")
     return 0

@@ -66,6 +66,41 @@ def export_name(doc: Document, target: str, tool_name: str | None) -> str:
     return export_file_name(tool_name if tool_name is not None else source_stem(path.name), target)
 
 
+SHOW_EXPORT = "toolcast.showExport"
+
+
+def tell_written(ls: ToolcastServer, path: Path) -> None:
+    """Tell the user where an export went: the client opens the file (`window/showDocument`) where it
+    can, else a message names the path (also when the client answers that it could not show it). Sent
+    before the answer to the request that wrote the file, not after it: Emacs 28's jsonrpc leaves a
+    message that follows an answer in the same read unread until the server writes again."""
+    message = t.ShowMessageParams(t.MessageType.Info, f"toolcast: exported {path}")
+    if not ls.session.show_document:
+        ls.window_show_message(message)
+        return
+
+    def shown(answer: Any) -> None:
+        try:
+            ok = bool(answer.result().success)
+        except Exception as exc:  # the client declared it but failed: say it in a message instead
+            log.info("window/showDocument failed: %r", exc)
+            ok = False
+        if not ok:
+            ls.window_show_message(message)
+
+    ls.window_show_document(t.ShowDocumentParams(uri=path.as_uri(), take_focus=True)).add_done_callback(shown)
+
+
+def show_export_command(ls: ToolcastServer, *args: Any) -> Any:
+    """Argument: the URI of an export a code action's edit created (the action's command, which a client
+    runs after applying its edit). Shows it as ``tell_written`` does."""
+    path = uri_to_path(args[0]) if len(args) == 1 and isinstance(args[0], str) else None
+    if path is None or not path.is_file():
+        return ErrorReply(f"{SHOW_EXPORT} takes the URI of a file that exists")
+    tell_written(ls, path)
+    return {"path": str(path)}
+
+
 def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAction]:
     from toolcast.adapters.providers import DISPLAY_NAMES
     from toolcast.adapters.targets import TARGETS
@@ -133,37 +168,37 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
             what = f" ({under.name})" if scope == "tool" and under is not None else ""
             args = [doc.uri, target, index]
             title = f"Preview as {label} request" if request else f"Export to {label}{what}"
+            name = export_name(doc, target, under.name if scope == "tool" and under is not None else None)
+            dest = (doc.path.parent / name) if doc.path else None
+            exists = dest is not None and (dest.exists() or dest.is_symlink())
+            by_edit = creates and dest is not None and (lazy or eager)
+            # An export whose file exists is not offered (choosing it could only fail), except to a client
+            # that can overwrite through its edit: the title says so. Not under a new name: only
+            # `<stem>.<target>.json` is known as that provider's copy (no TC202), and copies would pile up.
+            if exists:
+                if not (by_edit and session.overwrite_files):
+                    continue
+                title += f" (overwrite {name})"
+            # The client runs an action's command after its edit: the server then shows the new file.
+            show = t.Command(title, SHOW_EXPORT, arguments=[dest.as_uri()]) if by_edit and dest else None
             if lazy:
-                name = export_name(doc, target, under.name if scope == "tool" and under is not None else None)
-                if (doc.path.parent / name).exists():  # type: ignore[union-attr]
-                    if not session.overwrite_files:
-                        continue
-                    title += f" (overwrite {name})"
-                actions.append(t.CodeAction(title=title, kind=kind, data={
+                actions.append(t.CodeAction(title=title, kind=kind, command=show, data={
                     "uri": doc.uri, "version": doc.version, "target": target, "tool": index}))
                 continue
-            if not eager:
-                # Without resolve support a large file's export is only computed when chosen, by the
-                # command (which reports a file that does not load).
+            if not by_edit:
+                # The command writes the file and shows it; a large file's export is computed only then
+                # (the command reports a file that does not load).
                 actions.append(t.CodeAction(title=title, kind=kind,
                                             command=t.Command(title, "toolcast.export", arguments=args)))
                 continue
             try:
-                name, text = render_export(doc, target, index)
+                _name, text = render_export(doc, target, index)
             except Exception as exc:  # a file that does not load: no export offered
                 log.info("export not offered: %s", exc)
                 continue
-            dest = (doc.path.parent / name) if doc.path else None
-            exists = dest is not None and dest.exists()
-            if creates and dest is not None:
-                if exists:
-                    if not session.overwrite_files:
-                        continue
-                    title += f" (overwrite {name})"
-                actions.append(t.CodeAction(title=title, kind=kind, edit=create_file_edit(dest, text, exists)))
-            else:
-                actions.append(t.CodeAction(title=title, kind=kind,
-                                            command=t.Command(title, "toolcast.export", arguments=args)))
+            assert dest is not None
+            actions.append(t.CodeAction(title=title, kind=kind, edit=create_file_edit(dest, text, exists),
+                                        command=show))
     return actions
 
 
@@ -249,4 +284,5 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
         write_atomic(dest, text, source=doc.path)
     except ToolcastError as exc:
         return ErrorReply(f"toolcast.export: {exc}", -32603)
+    tell_written(ls, dest)
     return {"path": str(dest)}

@@ -235,6 +235,7 @@ async def pull_diagnostics(ls: ToolcastServer, params: t.DocumentDiagnosticParam
 server.feature(t.TEXT_DOCUMENT_CODE_ACTION, actions.CODE_ACTION_OPTIONS)(actions.code_action)
 server.feature(t.CODE_ACTION_RESOLVE)(actions.resolve_code_action)
 server.command("toolcast.export")(actions.export_command)
+server.command(actions.SHOW_EXPORT)(actions.show_export_command)
 server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=['"']))(views.completion)
 server.feature(t.TEXT_DOCUMENT_HOVER)(views.hover)
 server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(views.document_symbol)

@@ -52,10 +52,12 @@ def diagnostic(uri: str, index: LineIndex, finding: Finding, enc: Encoding, loca
         "range": lsp_range(index, finding.span, enc),
         "severity": SEVERITY.get(finding.severity, 2),
         "code": finding.code,
-        "codeDescription": {"href": rule_url(finding.code)},
         "source": "toolcast",
         "message": finding.message,
     }
+    href = rule_url(finding.code)
+    if href is not None:  # the installed rules reference; an install without it gets no link
+        out["codeDescription"] = {"href": href}
     related = []
     for rel in finding.related:
         if rel.span is None:

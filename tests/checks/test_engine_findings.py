@@ -469,8 +469,9 @@ def test_tools_without_a_name_are_neither_duplicates_nor_collisions() -> None:
 
 
 def test_only_toolcasts_tool_schema_marks_a_file_without_tools_as_a_tool_file() -> None:
-    for schema, is_tool_file in (("https://toolcast.dev/schemas/tool.schema.json", True),
-                                 ("https://toolcast.dev/schemas/config.schema.json", False),
+    for schema, is_tool_file in (("urn:toolcast:tool.schema.json", True),
+                                 ("../node_modules/toolcast/schemas/tool.schema.json", True),
+                                 ("urn:toolcast:config.schema.json", False),
                                  ("https://example.com/tool.schema.json", False), (3, False)):
         report = check_document(json.dumps({"$schema": schema}))
         assert (report.is_tool_file, [f.code for f in report.findings]) == (

@@ -33,8 +33,20 @@ def test_families_are_grouped_in_code_order() -> None:
         assert any(code.startswith(family) for code in RULES), family
 
 
-def test_rule_url_points_at_the_generated_reference() -> None:
-    assert rule_url("TC101") == "https://github.com/toolcast/toolcast/blob/main/docs/rules.md#tc101"
+def test_rule_url_points_at_the_installed_reference() -> None:
+    """A file: URI of this checkout's docs/rules.md (the editable install), at the rule's own heading."""
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
+
+    root = Path(__file__).resolve().parents[2]
+    for code in RULES:
+        url = rule_url(code)
+        assert url is not None
+        parts = urlsplit(url)
+        assert parts.scheme == "file" and parts.fragment == code.lower()
+        doc = Path(url2pathname(parts.path))
+        assert doc == root / "docs" / "rules.md"
+        assert f"\n### {code}\n" in doc.read_text(encoding="utf-8")
 
 
 def test_committed_rules_reference_matches_the_registry() -> None:

@@ -307,7 +307,7 @@ def test_tool_summaries() -> None:
 
 
 def test_toolcast_schema_marks_a_tool_file() -> None:
-    text = '{"$schema": "https://toolcast.dev/schemas/tool.schema.json"}'
+    text = '{"$schema": "urn:toolcast:tool.schema.json"}'
     report = check_document(text)
     assert report.is_tool_file
     assert "TC004" not in {f.code for f in report.findings}

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from editor_files import SETTINGS_TOOL
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent / "nvim"
@@ -58,16 +59,7 @@ def test_neovim_shows_diagnostics_and_exports(tmp_path: Path) -> None:
     assert created.read_text(encoding="utf-8").rstrip("\n") == expected.rstrip("\n")
     assert seen["applied"] == "edit"  # Neovim declares resource operations: CreateFile + edit
     assert seen.get("resolved") is True  # listed without the edit, which codeAction/resolve computed
-
-
-SETTINGS_TOOL = (
-    '{\n'
-    '  "name": "get_weather",\n'
-    '  "description": "Weather",\n'
-    '  "parameters": {"type": "object", "properties": {"city": {"type": "string", "pattern": "^[A-Z]"}},\n'
-    '                 "required": ["city", "ghost"]}\n'
-    '}\n'
-)
+    assert seen.get("shown") == "weather.anthropic.json"  # the action's command: window/showDocument opened it
 
 
 @pytest.mark.slow

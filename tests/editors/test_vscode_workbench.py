@@ -113,6 +113,9 @@ def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
         finally:
             wb.shot("source-action-menu")
         exported = project / "forecast.anthropic.json"
+        # The server asks VS Code to show the new file (window/showDocument): it becomes the active tab.
+        wb.until(lambda: wb.page.locator(".tab.active[aria-label^='forecast.anthropic.json']").count() == 1,
+                 "the export shown in the active tab")
         wb.page.wait_for_timeout(1500)
         wb.command("File: Save All Files")
         wb.page.wait_for_timeout(1500)
@@ -120,6 +123,7 @@ def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
         expected = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", str(source), "--to",
                                    "anthropic"], capture_output=True, text=True, check=True).stdout
         assert json.loads(exported.read_text(encoding="utf-8")) == json.loads(expected)
+        wb.command("View: Close Editor")  # the export (its own TC302 would stay in the panel while open)
         wb.open_file("forecast.tool.json")
         wb.page.wait_for_timeout(3000)  # the exported file is indexed; a TC202 would come now
         rows = wb.problems()

@@ -18,7 +18,8 @@ def test_every_source_package_is_listed_in_pyproject() -> None:
         for init in (ROOT / folder).rglob("__init__.py"):
             rel = init.parent.relative_to(ROOT / folder)
             found.add(".".join([name, *rel.parts]))
-    assert found == listed
+    # Data-only packages (no __init__.py): the rules reference that rule links open (docs/rules.md).
+    assert found | {"toolcast.docs"} == listed
 
 
 def test_core_does_not_import_the_language_server() -> None:
@@ -52,5 +53,4 @@ def test_no_example_points_schema_at_a_url_that_does_not_resolve() -> None:
             schema = value.get("$schema") if isinstance(value, dict) else None
             assert not (isinstance(schema, str) and schema.startswith("http") and not schema.startswith(meta)), (
                 f"{path.relative_to(root)} points $schema at {schema}")
-    for doc in (root / "README.md", root / "editors" / "README.md", root / "editors" / "vscode" / "README.md"):
-        assert "toolcast.dev" not in doc.read_text(encoding="utf-8"), doc
+    # No file names toolcast's nonexistent site at all: tests/project/test_links.py.

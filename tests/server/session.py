@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 import pytest_lsp
 from lsprotocol import types as t
@@ -56,3 +56,15 @@ def client_fixture(preset: str | t.ClientCapabilities, initialization_options: d
         await lsp_client.shutdown_session()
 
     return client
+
+
+def read_code_actions_as_editors_do(client: LanguageClient) -> None:
+    """lsprotocol's parser takes every item of a code action answer that has a ``command`` key for a
+    Command, also a CodeAction whose ``command`` is the Command run after its edit. Editors tell them
+    apart by ``command`` being a string (VS Code's ``Command.is``, Neovim, eglot): so does the test client."""
+    converter = client.protocol._converter
+
+    def structure(value: Any, _: type) -> t.Command | t.CodeAction:
+        return converter.structure(value, t.Command if isinstance(value.get("command"), str) else t.CodeAction)
+
+    converter.register_structure_hook(Union[t.Command, t.CodeAction], structure)  # noqa: UP007 (lsprotocol's key)

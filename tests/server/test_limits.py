@@ -117,7 +117,12 @@ def test_large_files_resolve_exports_for_clients_with_resolve_support(tmp_path: 
         actions: list[dict[str, object]] = raw.response(rid)["result"]
         exports = {a["title"]: a for a in actions if str(a["title"]).startswith("Export to Anthropic")}
         assert set(exports) == {"Export to Anthropic", "Export to Anthropic (tool_59)"}
-        assert all("edit" not in a and "command" not in a for a in exports.values())
+        assert all("edit" not in a for a in exports.values())  # nothing converted while listing
+        # The command the client runs after the edit: the server then shows the new file.
+        assert [a["command"] for a in exports.values()] == [
+            {"title": title, "command": "toolcast.showExport", "arguments": [(tmp_path / name).as_uri()]}
+            for title, name in (("Export to Anthropic (tool_59)", "tool_59.anthropic.json"),
+                                ("Export to Anthropic", "large.anthropic.json"))]
         assert exports["Export to Anthropic (tool_59)"]["data"] == {"uri": uri, "version": 1, "target": "anthropic",
                                                                      "tool": 59}
         rid = raw.request("codeAction/resolve", exports["Export to Anthropic"])

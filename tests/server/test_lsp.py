@@ -13,6 +13,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from session import read_code_actions_as_editors_do
 
 # Line 2 holds an emoji before the defect, so utf-16 and utf-8 columns differ.
 TEXT = (
@@ -49,6 +50,7 @@ async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):  #
         handle(method, params)
 
     lsp_client.protocol._handle_notification = record  # type: ignore[method-assign]
+    read_code_actions_as_editors_do(lsp_client)
     lsp_client.published_versions = published  # type: ignore[attr-defined]
     await lsp_client.initialize_session(t.InitializeParams(capabilities=client_capabilities(request.param)))
     yield
@@ -245,7 +247,8 @@ async def test_export_action_equals_toolcast_convert(client: LanguageClient, tmp
     titles = [a.title for a in actions]
     assert "Export to Anthropic" in titles and "Export to Gemini (parametersJsonSchema)" in titles
     action = next(a for a in actions if a.title == "Export to Anthropic")
-    assert action.edit is None and action.command is None
+    assert action.edit is None  # the command shows the file once the client has applied the edit
+    assert action.command is not None and action.command.command == "toolcast.showExport"
     assert action.data == {"uri": uri, "version": 1, "target": "anthropic", "tool": None}
     resolved = await client.code_action_resolve_async(action)
     expected = _convert(path)
@@ -295,6 +298,7 @@ async def no_resolve_client(request: pytest.FixtureRequest, lsp_client: Language
     def lens_refresh(params: None) -> None:
         return None
 
+    read_code_actions_as_editors_do(lsp_client)
     caps = client_capabilities(request.param)
     assert caps.text_document is not None and caps.text_document.code_action is not None
     caps = attrs.evolve(caps, text_document=attrs.evolve(
@@ -313,6 +317,7 @@ async def test_export_without_resolve_support_carries_its_edit(no_resolve_client
     action = next(a for a in await _export_actions(client, uri) if a.title == "Export to Anthropic")
     assert action.data is None
     assert _created_text(action.edit, "nr.anthropic.json") == _convert(path)
+    assert action.command is not None and action.command.command == "toolcast.showExport"
 
 
 def test_resolve_with_malformed_data_is_an_error_reply(tmp_path: Path) -> None:

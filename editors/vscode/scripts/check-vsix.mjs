@@ -42,7 +42,7 @@ assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurati
 assert.ok(manifest.contributes.jsonValidation.some((v) => v.url === './schemas/tool.schema.json'
   && v.fileMatch.includes('*.tool.json')));
 const schema = JSON.parse(execFileSync('unzip', ['-p', vsix, 'extension/schemas/tool.schema.json'], { encoding: 'utf8' }));
-assert.equal(schema.$id, 'https://toolcast.dev/schemas/tool.schema.json');
+assert.equal(schema.$id, 'urn:toolcast:tool.schema.json');
 const bundle = execFileSync('unzip', ['-p', vsix, 'extension/dist/extension.js'], { encoding: 'utf8' });
 assert.ok(bundle.includes('toolcast.exportTool') && !/require\("vscode-languageclient/.test(bundle),
   'the bundle holds the extension and its dependencies (only `vscode` is external)');

@@ -26,7 +26,7 @@ for _, a in ipairs(actions) do
   if a.title == 'Export to Anthropic' then chosen = a end
 end
 assert(chosen, 'no Export to Anthropic action')
-if not chosen.edit and not chosen.command then
+if not chosen.edit and chosen.data then
   -- Listed without its edit (Neovim declares resolveSupport for `edit`): resolve it, as
   -- vim.lsp.buf.code_action does for the action the user picks.
   local resolved = client:request_sync('codeAction/resolve', chosen, 10000, buf)
@@ -38,6 +38,12 @@ if chosen.edit then
   vim.lsp.util.apply_workspace_edit(chosen.edit, client.offset_encoding)
   vim.cmd('silent! wall')
   out.applied = 'edit'
+  if chosen.command then
+    -- Then its command, as vim.lsp.buf.code_action does: the server asks Neovim to show the new file.
+    client:exec_cmd(chosen.command, { bufnr = buf })
+    vim.wait(10000, function() return vim.api.nvim_buf_get_name(0) ~= vim.api.nvim_buf_get_name(buf) end, 50)
+    out.shown = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(0), ':t')
+  end
 else
   local cmd = chosen.command
   local done = false
