@@ -171,21 +171,21 @@ def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAc
             name = export_name(doc, target, under.name if scope == "tool" and under is not None else None)
             dest = (doc.path.parent / name) if doc.path else None
             exists = dest is not None and (dest.exists() or dest.is_symlink())
-            by_edit = creates and dest is not None and (lazy or eager)
+            via_edit = creates and dest is not None and (lazy or eager)
             # An export whose file exists is not offered (choosing it could only fail), except to a client
             # that can overwrite through its edit: the title says so. Not under a new name: only
             # `<stem>.<target>.json` is known as that provider's copy (no TC202), and copies would pile up.
             if exists:
-                if not (by_edit and session.overwrite_files):
+                if not (via_edit and session.overwrite_files):
                     continue
                 title += f" (overwrite {name})"
             # The client runs an action's command after its edit: the server then shows the new file.
-            show = t.Command(title, SHOW_EXPORT, arguments=[dest.as_uri()]) if by_edit and dest else None
+            show = t.Command(title, SHOW_EXPORT, arguments=[dest.as_uri()]) if via_edit and dest else None
             if lazy:
                 actions.append(t.CodeAction(title=title, kind=kind, command=show, data={
                     "uri": doc.uri, "version": doc.version, "target": target, "tool": index}))
                 continue
-            if not by_edit:
+            if not via_edit:
                 # The command writes the file and shows it; a large file's export is computed only then
                 # (the command reports a file that does not load).
                 actions.append(t.CodeAction(title=title, kind=kind,
