@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pointer as jp
+from ..convert.accept import root_problem
 from ..providers import DISPLAY_NAMES, effective_strict
 from ..targets import TargetOptions
 from .analyzer import Analyzer, WorkspaceFiles
@@ -266,13 +267,14 @@ class _ToolChecker:
             self.add(
                 Raw(PARAMETERS_NOT_OBJECT, f"`{_last(params_ptr)}` must be an object, not {_kind(params)}", params_ptr)
             )
-        elif self.shape != "legacy":
-            t = params.get("type")
+        elif self.shape != "legacy" and (problem := root_problem(params)) is not None:
+            # The output's judge (``convert.accept``) refuses such a root by the same function, so the check
+            # of the source and the refusal of the output say the same thing.
             if "type" not in params:
                 self.add(
                     Raw(
                         PARAMETERS_TYPE_NOT_OBJECT,
-                        '`parameters` has no `"type": "object"`',
+                        problem,
                         jp.join(params_ptr, "type"),
                         "missing",
                         fixes=(
@@ -280,11 +282,11 @@ class _ToolChecker:
                         ),
                     )
                 )
-            elif not (isinstance(t, str) and t.lower() == "object"):
+            else:
                 self.add(
                     Raw(
                         PARAMETERS_TYPE_NOT_OBJECT,
-                        f'`parameters.type` must be "object", not {json.dumps(t)}',
+                        problem,
                         jp.join(params_ptr, "type"),
                         fixes=(
                             FixSpec(
@@ -294,20 +296,20 @@ class _ToolChecker:
                         ),
                     )
                 )
-            if "properties" not in params and not any(
-                k in params for k in ("anyOf", "oneOf", "allOf", "$ref")
-            ):
-                self.add(
-                    Raw(
-                        PROPERTIES_MISSING,
-                        "`parameters` has no `properties`",
-                        jp.join(params_ptr, "properties"),
-                        "missing",
-                        fixes=(
-                            FixSpec('Add `"properties": {}`', (Op("add", params_ptr, {}, key="properties"),)),
-                        ),
-                    )
+        if self.shape != "legacy" and isinstance(params, dict) and "properties" not in params and not any(
+            k in params for k in ("anyOf", "oneOf", "allOf", "$ref")
+        ):
+            self.add(
+                Raw(
+                    PROPERTIES_MISSING,
+                    "`parameters` has no `properties`",
+                    jp.join(params_ptr, "properties"),
+                    "missing",
+                    fixes=(
+                        FixSpec('Add `"properties": {}`', (Op("add", params_ptr, {}, key="properties"),)),
+                    ),
                 )
+            )
         return name if isinstance(name, str) else None
 
     # --- TC4xx ------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
+from ..checks.fast_meta import certainly_valid
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
 from .walker import (
@@ -58,6 +59,8 @@ class SchemaFacts:
     closed_missing: bool         # `additionalProperties: false` with a required name not in `properties`
     foreign_refs: bool           # a `$ref` other than to the root or to one of the root's definitions
     root_typed: bool             # the root is an object with `type`
+    plain_root: bool             # `type: "object"` and `properties` at the root, no root `$ref` or composition,
+                                 # and certainly valid JSON Schema: what a fast path's unjudged output needs
     root_composition: bool       # the root has `anyOf`, `oneOf` or `allOf`
     too_big: bool                # deeper or larger than the scan looks
 
@@ -112,8 +115,10 @@ def scan(schema: Any) -> SchemaFacts:
             if not isinstance(props, dict) or any(isinstance(r, str) and r not in props for r in node["required"]):
                 flags["closed_missing"] = True
     root = schema if isinstance(schema, dict) else {}
+    plain = root.get("type") == "object" and isinstance(root.get("properties"), dict) and not any(
+        k in root for k in ("$ref", "anyOf", "oneOf", "allOf")) and not too_big and certainly_valid(schema)
     return SchemaFacts(
-        keywords=frozenset(keywords), root_typed=isinstance(schema, dict) and "type" in schema,
+        keywords=frozenset(keywords), root_typed=isinstance(schema, dict) and "type" in schema, plain_root=plain,
         root_composition=any(k in root for k in ("anyOf", "oneOf", "allOf")), too_big=too_big, **flags)
 
 
@@ -132,7 +137,8 @@ _STRUCTURAL = ("closed_objects", "all_required", "typed_nodes", "any_of_alone", 
 
 def quiet(mode: Mapping[str, Any], facts: SchemaFacts) -> bool:
     """True only when lowering a schema with these facts in ``mode`` certainly records no loss."""
-    if facts.too_big or not facts.root_typed or any(mode.get(s) for s in _STRUCTURAL):
+    # Not walked, the output is not judged (``accept``): only a plain, valid root may skip the walk.
+    if facts.too_big or not facts.root_typed or not facts.plain_root or any(mode.get(s) for s in _STRUCTURAL):
         return False
     used = facts.keywords
     if "$ref" in used and (facts.foreign_refs or mode.get("refs") == "inline" or not mode.get("recursion", True)

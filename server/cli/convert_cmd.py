@@ -127,17 +127,25 @@ def run(args: argparse.Namespace) -> int:
         payload = {"output": output if ok else None, "losses": records,
                    "roundtrip": roundtrip[0] if len(roundtrip) == 1 else roundtrip}
         if not ok:  # every exit 2 says why on stderr, whatever the format
-            print(f"toolcast: {args.to} cannot express this tool without changing its meaning; "
-                  "see the rejected losses", file=sys.stderr)
+            print(_refusal_line(args.to, loaded, conversions), file=sys.stderr)
         return _emit(args, render(payload), ok)
     for r in records:
         where = r.get("location") or f"{r['path']}:{r['line']}:{r['column']}"
         print(f"{where}: {r['target']}: {r['message']} ({r['action']}, {r['effect']})", file=sys.stderr)
     if not ok:
-        print(f"toolcast: {args.to} cannot express this tool without changing its meaning; nothing written",
-              file=sys.stderr)
+        print(_refusal_line(args.to, loaded, conversions), file=sys.stderr)
         return 2
     return _emit(args, render(output), ok)
+
+
+def _refusal_line(target: str, loaded: list[LoadedTool], conversions: tuple[Conversion, ...]) -> str:
+    """One line for a refusal: the first refused tool, the rule (or keyword) and the place, and why."""
+    for lt, conv in zip(loaded, conversions, strict=True):
+        refused = conv.refusal
+        if refused is not None:
+            return (f"toolcast: {target} cannot express tool {lt.tool.name!r} (`{refused.keyword or 'schema'}` at "
+                    f"{refused.pointer or '/'}): {refused.message}; nothing written")
+    return f"toolcast: {target}: nothing written"
 
 
 def _record(path: str, parsed: Any, index: LineIndex, lt: LoadedTool, loss: Any) -> dict[str, Any]:
