@@ -214,7 +214,7 @@ def returns_violation(target: str, schema: Any) -> Violation | None:
         return Violation(rule, "returns", pointer, message)
 
     if target == "gemini":
-        return _gemini(schema, bad, root=False) if isinstance(schema, dict) else bad(
+        return _gemini(schema, bad) if isinstance(schema, dict) else bad(
             "gemini-schema", "", "the response schema is not an object")
     return _meta(target, schema, bad) or _refs(schema, bad)
 
@@ -339,9 +339,11 @@ def _unquote(fragment: str) -> str:
     return unquote(fragment)
 
 
-def _gemini(schema: dict[str, Any], bad: Bad, root: bool = True) -> Violation | None:
-    """Gemini `parameters` (an OpenAPI Schema, §3.3): each node an object of Schema fields with one type."""
-    stack: list[tuple[str, Any, bool]] = [("", schema, root)]
+def _gemini(schema: dict[str, Any], bad: Bad) -> Violation | None:
+    """Gemini `parameters` and `response` (an OpenAPI Schema, §3.3): each node an object of Schema fields with
+    one type. The root may be an OBJECT without properties (a tool without parameters has none: the envelope
+    leaves `parameters` out; a free-form `response` keeps it)."""
+    stack: list[tuple[str, Any, bool]] = [("", schema, True)]
     while stack:
         ptr, node, is_root = stack.pop()
         if not isinstance(node, dict):
