@@ -14,14 +14,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from types import MappingProxyType
 from typing import Any
+
+from jsonschema import Draft7Validator, Draft202012Validator  # type: ignore[import-untyped]
 
 from .. import pointer as jp
 from ..losses import Action, Effect, Loss
 
 #: Rule ids, each with where the rule is written down (providers.md sections and public reports).
-RULES: dict[str, str] = {
+RULES: MappingProxyType[str, str] = MappingProxyType({
     "name": "§1.2, §2.2, §3.2, §4, §5.2, §6.1 (name pattern and length)",
     "description-length": "§1.2 (OpenAI: 'string too long … maximum length 1024')",
     "description-empty": "§6.1 (Bedrock ToolSpecification.description: min length 1)",
@@ -46,7 +48,7 @@ RULES: dict[str, str] = {
                     "`description` and `default` beside `$ref`)",
     "gemini-schema": "§3.3, §3.5 (Gemini `parameters`: the OpenAPI Schema fields only, one upper- or lower-case "
                      "type per node, `anyOf` alone, string enums, no `$` keys)",
-}
+})
 
 
 @dataclass(frozen=True)
@@ -73,14 +75,14 @@ Bad = Callable[[str, str, str], Violation]
 
 #: Names (providers.md §1.2 OpenAI and Mistral, §2.2 Anthropic 128, §3.2 Gemini: letter or underscore first,
 #: dots, colons and dashes, 128; §5.2 MCP SEP-986; §6.1 Bedrock 1–64).
-_NAMES: dict[str, tuple[str, int]] = {
+_NAMES: MappingProxyType[str, tuple[str, int]] = MappingProxyType({
     "openai": ("[a-zA-Z0-9_-]+", 64), "openai-responses": ("[a-zA-Z0-9_-]+", 64),
     "anthropic": ("[a-zA-Z0-9_-]+", 128), "gemini": ("[A-Za-z_][A-Za-z0-9_.:-]*", 128),
     "gemini-json": ("[A-Za-z_][A-Za-z0-9_.:-]*", 128), "mistral": ("[a-zA-Z0-9_-]+", 64),
     "mcp": ("[A-Za-z0-9._-]+", 128), "bedrock": ("[a-zA-Z0-9_-]+", 64),
-}
+})
 #: Where each target keeps a tool's fields in its envelope (path of keys).
-_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
+_FIELDS: MappingProxyType[str, dict[str, tuple[str, ...]]] = MappingProxyType({
     "openai": {"name": ("function", "name"), "description": ("function", "description"),
                "parameters": ("function", "parameters"), "strict": ("function", "strict")},
     "openai-responses": {"name": ("name",), "description": ("description",), "parameters": ("parameters",),
@@ -97,7 +99,7 @@ _FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
             "returns": ("outputSchema",)},
     "bedrock": {"name": ("toolSpec", "name"), "description": ("toolSpec", "description"),
                 "parameters": ("toolSpec", "inputSchema", "json"), "strict": ("toolSpec", "strict")},
-}
+})
 _ABSENT = object()
 
 
@@ -161,11 +163,11 @@ _OPENAI_STRICT_UNSUPPORTED = frozenset({
     "maxLength",
 })
 #: §1.4 `format` in OpenAI strict; §2.4 in Anthropic strict (with `uri`).
-_STRICT_FORMATS = {
+_STRICT_FORMATS = MappingProxyType({
     "openai": frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}),
     "anthropic": frozenset({"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6",
                             "uuid"}),
-}
+})
 #: Anthropic strict (§2.4): "Numerical constraints", "String constraints", array constraints beyond minItems 0/1.
 _ANTHROPIC_STRICT_UNSUPPORTED = frozenset({
     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
@@ -216,7 +218,8 @@ def returns_violation(target: str, schema: Any) -> Violation | None:
     if target == "gemini":
         return _gemini(schema, bad) if isinstance(schema, dict) else bad(
             "gemini-schema", "", "the response schema is not an object")
-    return _meta(target, schema, bad) or _refs(schema, bad)
+    nodes = _listed(schema)
+    return _meta(target, schema, nodes, bad) or _refs(schema, nodes, bad)
 
 
 def root_problem(schema: Any, *, allow_null: bool = False) -> str | None:
@@ -237,62 +240,74 @@ def root_problem(schema: Any, *, allow_null: bool = False) -> str | None:
 
 
 def _json_schema(target: str, family: str, strict: bool, schema: dict[str, Any], bad: Bad) -> Violation | None:
-    found: Violation | None = _meta(target, schema, bad) or _refs(schema, bad)
+    nodes = _listed(schema)  # one walk of the output for every rule below
+    found: Violation | None = _meta(target, schema, nodes, bad) or _refs(schema, nodes, bad)
     if found is not None:
         return found
-    for ptr, node in _nodes(schema):
+    for path, node in nodes:
         types = _types(node)
         if family in ("openai", "gemini-json") and "array" in types and "items" not in node \
                 and "prefixItems" not in node:
-            return bad("array-items", ptr, "an array without `items`")
+            return bad("array-items", _at(path), "an array without `items`")
         if family == "gemini-json" and "$ref" in node and set(node) - {"$ref", "description", "default"} - {
                 k for k in node if k.startswith("$")}:
-            return bad("ref-siblings", ptr, f"`$ref` beside {sorted(set(node) - {'$ref'})}")
+            return bad("ref-siblings", _at(path), f"`$ref` beside {sorted(set(node) - {'$ref'})}")
         if not strict:
             continue
         is_object = "object" in types or "properties" in node
         extra = node.get("additionalProperties", _ABSENT)
         if family == "openai":
             if is_object and extra is not False:
-                return bad("strict-closed", ptr, "an object without `additionalProperties: false`")
+                return bad("strict-closed", _at(path), "an object without `additionalProperties: false`")
             if is_object:
                 props = node.get("properties")
                 if not isinstance(props, dict):
-                    return bad("object-properties", ptr, "an object without `properties`")
+                    return bad("object-properties", _at(path), "an object without `properties`")
                 req = node.get("required", [])
                 if not isinstance(req, list) or sorted(map(str, req)) != sorted(props):
-                    return bad("strict-required", ptr, "`required` does not list every property")
+                    return bad("strict-required", _at(path), "`required` does not list every property")
             if "$ref" in node and len(node) > 1:
-                return bad("ref-siblings", ptr, f"`$ref` beside {sorted(k for k in node if k != '$ref')}")
+                return bad("ref-siblings", _at(path), f"`$ref` beside {sorted(k for k in node if k != '$ref')}")
             if not ({"type", "anyOf", "$ref", "enum", "const"} & set(node)):
-                return bad("strict-keyword", ptr, "a schema without `type`")
+                return bad("strict-keyword", _at(path), "a schema without `type`")
             unsupported = _OPENAI_STRICT_UNSUPPORTED
         elif family == "anthropic":
             if extra is not _ABSENT and extra is not False:
-                return bad("strict-closed", ptr, "`additionalProperties` other than false")
+                return bad("strict-closed", _at(path), "`additionalProperties` other than false")
             unsupported = _ANTHROPIC_STRICT_UNSUPPORTED
         else:
             continue
         for key in node:
             if key in unsupported:
-                return bad("strict-keyword", jp.join(ptr, key), f"`{key}` in strict mode")
+                return bad("strict-keyword", _at(path, key), f"`{key}` in strict mode")
         fmt = node.get("format")
         if isinstance(fmt, str) and fmt not in _STRICT_FORMATS[family]:
-            return bad("strict-keyword", jp.join(ptr, "format"), f"format `{fmt}` in strict mode")
+            return bad("strict-keyword", _at(path, "format"), f"format `{fmt}` in strict mode")
     return None
 
 
-def _meta(target: str, schema: Any, bad: Bad) -> Violation | None:
+def _meta(target: str, schema: Any, nodes: list[tuple[Path, dict[str, Any]]], bad: Bad) -> Violation | None:
     """The meta-schema: draft-07 for Mistral (mistral-common's Draft7Validator, §4), 2020-12 for the others."""
-    error = _meta_error(target == "mistral", schema)
+    draft7 = target == "mistral"
+    error = _meta_error(draft7, schema, draft7 and any(isinstance(n.get("items"), list) for _, n in nodes))
     return None if error is None else bad("schema-invalid", error[0], f"not valid JSON Schema: {error[1]}")
 
 
-def _meta_error(draft7: bool, schema: Any) -> tuple[str, str] | None:
+def _listed(schema: Any) -> list[tuple[Path, dict[str, Any]]]:
+    return list(_nodes(schema))
+
+
+def _meta_error(draft7: bool, schema: Any, doubt: bool) -> tuple[str, str] | None:
+    """The first meta-schema error (pointer, message), or None; ``doubt``: a 2020-12-valid schema that draft-07
+    may still refuse (`items` as an array means something else there)."""
+    return _judge_meta(draft7, schema, doubt)
+
+
+def _judge_meta(draft7: bool, schema: Any, doubt: bool) -> tuple[str, str] | None:
     from ..checks.fast_meta import certainly_valid
     from ..checks.validation import MAX_VALIDATION_DEPTH, json_depth
 
-    if certainly_valid(schema) and not (draft7 and _draft7_doubt(schema)):
+    if certainly_valid(schema) and not doubt:
         return None
     if json_depth(schema, MAX_VALIDATION_DEPTH) > MAX_VALIDATION_DEPTH:
         return "", f"nested deeper than {MAX_VALIDATION_DEPTH} levels: toolcast cannot validate it"
@@ -304,32 +319,27 @@ def _meta_error(draft7: bool, schema: Any) -> tuple[str, str] | None:
     return jp.from_parts(list(error.absolute_path)), error.message[:200]
 
 
-def _draft7_doubt(schema: Any) -> bool:
-    """A 2020-12-valid schema that draft-07 may still refuse: `items` as an array means something else there."""
-    return any(isinstance(node.get("items"), list) for _, node in _nodes(schema))
+#: The meta-schema validators (built once, at import: jsonschema is loaded by the checks anyway).
+_VALIDATORS = (Draft202012Validator(Draft202012Validator.META_SCHEMA), Draft7Validator(Draft7Validator.META_SCHEMA))
 
 
-@cache
 def _validator(draft7: bool) -> Any:
-    from jsonschema import Draft7Validator, Draft202012Validator  # type: ignore[import-untyped]
-
-    cls = Draft7Validator if draft7 else Draft202012Validator
-    return cls(cls.META_SCHEMA)
+    return _VALIDATORS[1] if draft7 else _VALIDATORS[0]
 
 
-def _refs(schema: dict[str, Any], bad: Bad) -> Violation | None:
-    anchors = {n["$anchor"] for _, n in _nodes(schema) if isinstance(n.get("$anchor"), str)}
-    for ptr, node in _nodes(schema):
-        ref = node.get("$ref")
-        if ref is None:
-            continue
+def _refs(schema: dict[str, Any], nodes: list[tuple[Path, dict[str, Any]]], bad: Bad) -> Violation | None:
+    refs = [(path, node["$ref"]) for path, node in nodes if "$ref" in node]
+    if not refs:
+        return None
+    anchors = {n["$anchor"] for _, n in nodes if isinstance(n.get("$anchor"), str)}
+    for path, ref in refs:
         if not isinstance(ref, str) or not ref.startswith("#"):
-            return bad("ref-unresolved", jp.join(ptr, "$ref"), f"`$ref` {_text(ref)} is not a local reference")
+            return bad("ref-unresolved", _at(path, "$ref"), f"`$ref` {_text(ref)} is not a local reference")
         frag = ref[1:]
         target = jp.resolve(schema, _unquote(frag), _ABSENT) if frag == "" or frag.startswith("/") else (
             True if frag in anchors else _ABSENT)
         if target is _ABSENT or not isinstance(target, (dict, bool)):
-            return bad("ref-unresolved", jp.join(ptr, "$ref"), f"`$ref` {ref} does not resolve inside the schema")
+            return bad("ref-unresolved", _at(path, "$ref"), f"`$ref` {ref} does not resolve inside the schema")
     return None
 
 
@@ -392,9 +402,13 @@ _ONES = ("items", "additionalProperties", "not", "if", "then", "else", "contains
 _LISTS = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
 
 
-def _nodes(schema: Any, ptr: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema object of a JSON Schema with its pointer (the walker's output is at most 128 deep)."""
-    stack: list[tuple[str, Any]] = [(ptr, schema)]
+Path = tuple[str | int, ...]
+
+
+def _nodes(schema: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Every schema object of a JSON Schema with its path (the walker's output is at most 128 deep); a path
+    becomes a pointer (``_at``) only for the violation reported."""
+    stack: list[tuple[Path, Any]] = [((), schema)]
     while stack:
         at, node = stack.pop()
         if not isinstance(node, dict):
@@ -402,13 +416,17 @@ def _nodes(schema: Any, ptr: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
         yield at, node
         for key in _MAPS:
             if isinstance(node.get(key), dict):
-                stack.extend((jp.join(at, key, k), v) for k, v in node[key].items())
+                stack.extend(((*at, key, k), v) for k, v in node[key].items())
         for key in _ONES:
             if isinstance(node.get(key), dict):
-                stack.append((jp.join(at, key), node[key]))
+                stack.append(((*at, key), node[key]))
         for key in _LISTS:
             if isinstance(node.get(key), list):
-                stack.extend((jp.join(at, key, i), v) for i, v in enumerate(node[key]))
+                stack.extend(((*at, key, i), v) for i, v in enumerate(node[key]))
+
+
+def _at(path: Path, *more: str | int) -> str:
+    return jp.from_parts([*path, *more])
 
 
 def _types(node: dict[str, Any]) -> list[Any]:

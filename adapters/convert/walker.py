@@ -873,14 +873,14 @@ def _root_object(w: Walk, schema: Any, base: str) -> Any:
         return {**schema, "type": "object"}
     if "$ref" in shaped or not all(_all_objects(w, k, schema[k]) for k in shaped):
         return schema
+    what = " and every ".join(text for key, text in _SHAPED_WHAT if key in shaped)
     w.loss(jp.join(base, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
-           f"the parameters have no `type`, and every {' and every '.join(_SHAPED_WHAT[k] for k in shaped)} is an "
-           "object: `type: object` added")
+           f"the parameters have no `type`, and every {what} is an object: `type: object` added")
     return {"type": "object", **schema}
 
 
-_SHAPED_WHAT = {"anyOf": "`anyOf` branch", "oneOf": "`oneOf` branch", "allOf": "`allOf` branch",
-                "enum": "`enum` value", "const": "`const`"}
+_SHAPED_WHAT = (("anyOf", "`anyOf` branch"), ("oneOf", "`oneOf` branch"), ("allOf", "`allOf` branch"),
+                ("enum", "`enum` value"), ("const", "`const`"))
 
 
 def _all_objects(w: Walk, key: str, value: Any) -> bool:
