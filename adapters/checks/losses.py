@@ -12,7 +12,7 @@ from ..losses import Action, Effect, Loss
 from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
 from .edits import FixSpec, Op
-from .rules import LOSS_NARROWING, LOSS_NEUTRAL, LOSS_REJECTED, LOSS_UNSATISFIABLE, LOSS_WIDENING
+from .rules import LOSS_NARROWING, LOSS_NEUTRAL, LOSS_REJECTED, LOSS_UNSATISFIABLE, LOSS_WIDENING, OUTPUT_REJECTED
 
 _EFFECT_CODES = {
     Effect.NEUTRAL: LOSS_NEUTRAL,
@@ -31,7 +31,11 @@ def changes_meaning(code: str) -> bool:
 def loss_code(loss: Loss) -> str:
     """Codes by effect, so narrowing/unsatisfiable/rejected losses can be louder than neutral ones."""
     if loss.action == Action.REJECTED:
-        return LOSS_REJECTED
+        # The output's judge names its rule as the keyword (``convert.accept.RULES``); the walker's refusals
+        # name a schema keyword.
+        from ..convert.accept import RULES
+
+        return OUTPUT_REJECTED if loss.keyword in RULES else LOSS_REJECTED
     return _EFFECT_CODES.get(loss.effect, LOSS_WIDENING)
 
 
