@@ -246,7 +246,7 @@ def _json_schema(target: str, family: str, strict: bool, schema: dict[str, Any],
         return found
     for path, node in nodes:
         types = _types(node)
-        if family in ("openai", "gemini-json") and "array" in types and "items" not in node \
+        if family == "openai" and "array" in types and "items" not in node \
                 and "prefixItems" not in node:
             return bad("array-items", _at(path), "an array without `items`")
         if family == "gemini-json" and "$ref" in node and set(node) - {"$ref", "description", "default"} - {
