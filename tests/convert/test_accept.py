@@ -324,3 +324,33 @@ def test_a_free_form_return_value_is_sent_to_gemini() -> None:
     conv = convert(CanonicalTool("t", "d", parameters={"type": "object", "properties": {"a": {"type": "string"}}},
                                  returns={"type": "object"}), "gemini")
     assert conv.ok and conv.output["response"] == {"type": "OBJECT"}
+
+
+_SERVER = r'''
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "roots", "version": "1"}}
+    elif msg["method"] == "tools/list":
+        result = {"tools": [{"name": "city", "description": "d", "inputSchema": {
+            "type": "object", "properties": {"tags": {"type": "array", "items": ""}}}}]}
+    else:
+        result = {}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+'''
+
+
+def test_convert_mcp_refuses_a_live_servers_tool_the_provider_would_reject(tmp_path: Path) -> None:
+    """`convert --mcp`: the same judge on the tools a server lists (the MCP SDK's client itself refuses a server
+    whose input schema or properties are not objects; an `items` that is not a schema gets through)."""
+    script = tmp_path / "server.py"
+    script.write_text(_SERVER, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "convert", "--to", "bedrock", "--mcp", "--",
+                          sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode == 2 and not run.stdout, (run.returncode, run.stderr)
+    last = run.stderr.strip().splitlines()[-1]
+    assert "cannot express tool 'city' (`schema-invalid` at /parameters/properties/tags/items)" in last, last
