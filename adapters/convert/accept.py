@@ -396,33 +396,30 @@ def _gemini(schema: dict[str, Any], bad: Bad) -> Violation | None:
 
 # ------------------------------------------------------------------------------------------------ helpers
 
-_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_ONES = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-         "unevaluatedItems", "unevaluatedProperties", "additionalItems")
-_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
-
-
+_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_ONES = frozenset({"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+                   "unevaluatedItems", "unevaluatedProperties", "additionalItems"})
+_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems", "items"})
 Path = tuple[str | int, ...]
 
 
 def _nodes(schema: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
     """Every schema object of a JSON Schema with its path (the walker's output is at most 128 deep); a path
-    becomes a pointer (``_at``) only for the violation reported."""
+    becomes a pointer (``_at``) only for the violation reported. One pass over each node's own keys."""
     stack: list[tuple[Path, Any]] = [((), schema)]
     while stack:
         at, node = stack.pop()
         if not isinstance(node, dict):
             continue
         yield at, node
-        for key in _MAPS:
-            if isinstance(node.get(key), dict):
-                stack.extend(((*at, key, k), v) for k, v in node[key].items())
-        for key in _ONES:
-            if isinstance(node.get(key), dict):
-                stack.append(((*at, key), node[key]))
-        for key in _LISTS:
-            if isinstance(node.get(key), list):
-                stack.extend(((*at, key, i), v) for i, v in enumerate(node[key]))
+        for key, value in node.items():
+            if isinstance(value, dict):
+                if key in _MAPS:
+                    stack.extend(((*at, key, k), v) for k, v in value.items())
+                elif key in _ONES:
+                    stack.append(((*at, key), value))
+            elif isinstance(value, list) and key in _LISTS:
+                stack.extend(((*at, key, i), v) for i, v in enumerate(value))
 
 
 def _at(path: Path, *more: str | int) -> str:
