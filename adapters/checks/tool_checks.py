@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pointer as jp
-from ..convert.accept import root_problem
+from ..convert.accept import root_problem, strict_sizes
 from ..providers import DISPLAY_NAMES, effective_strict
 from ..targets import TargetOptions
 from .analyzer import Analyzer, WorkspaceFiles
@@ -526,29 +526,14 @@ class _ToolChecker:
         ]
         if not targets or not isinstance(root, dict):
             return
-        props = depth = enum_values = string_size = 0
-        big_enum: str | None = None
         try:
-            for rel, node, d in subschemas(root):
-                p = node.get("properties")
-                if isinstance(p, dict):
-                    props += len(p)
-                    string_size += sum(len(k) for k in p)
-                    depth = max(depth, d)
-                for key in ("$defs", "definitions"):
-                    if isinstance(node.get(key), dict):
-                        string_size += sum(len(k) for k in node[key])
-                e = node.get("enum")
-                if isinstance(e, list):
-                    enum_values += len(e)
-                    string_size += sum(len(v) for v in e if isinstance(v, str))
-                    if len(e) > 250 and sum(len(str(v)) for v in e) > 15_000:
-                        big_enum = rel
-                c = node.get("const")
-                if isinstance(c, str):
-                    string_size += len(c)
+            # The output's judge counts with the same function (`strict-limits`): a source over a limit is
+            # refused by `convert` as well.
+            sizes = strict_sizes(root)
         except BudgetExceeded:
             return
+        props, depth, enum_values, string_size, big_enum = (
+            sizes.properties, sizes.depth, sizes.enum_values, sizes.string_size, sizes.big_enum)
         who = _targets_text(targets)
         data = {"targets": targets}
         if props > 5000:

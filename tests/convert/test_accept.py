@@ -178,6 +178,32 @@ def test_openai_non_strict_gets_properties_on_an_object_without_them() -> None:
         assert accepted_by_the_oracle(target, conv)
 
 
+# ----------------------------------------------------------------------------------- OpenAI strict limits
+
+def _nested(levels: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        node = {"type": "object", "properties": {"a": node}, "required": ["a"]}
+    return node
+
+
+DEEP = _nested(11)  # §1.4: at most 10 levels of nesting (TC602 counts the root as the first)
+MANY_ENUM = {"type": "object", "properties": {"code": {"type": "string", "enum": [f"c{i}" for i in range(1001)]}}}
+
+
+@pytest.mark.parametrize("params", [DEEP, MANY_ENUM])
+def test_openai_strict_limits_refuse_what_the_checks_flag(params: dict[str, Any]) -> None:
+    """The checks' TC601–TC604 and the output's `strict-limits` count with one function (`strict_sizes`)."""
+    for target in ("openai", "openai-responses"):
+        conv = convert(tool(params), target)
+        assert refusal_rule(conv) == "strict-limits", target
+        assert convert(tool(params), target, TargetOptions(strict=False)).ok  # the limits are strict mode's
+    assert convert(tool(_nested(10)), "openai").ok
+    codes = {f.code for f in check_document(json.dumps({"name": "t", "description": "d", "parameters": params}),
+                                            config=CheckConfig(targets=("openai",))).findings}
+    assert {"TC506"} <= codes and codes & {"TC602", "TC603"}, codes
+
+
 # ------------------------------------------------------------------------------------------ the acceptor
 
 @pytest.mark.parametrize("target,output,rule", [
@@ -273,7 +299,7 @@ CASES = [*((p, True) for p in NON_OBJECT_ROOTS.values()),
          *((p, True) for p in INVALID.values()), ({"type": "object"}, False),
          ({"$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
                      "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}},
-           "allOf": [{"$ref": "#/$defs/A"}]}, False)]
+           "allOf": [{"$ref": "#/$defs/A"}]}, False), (DEEP, True), (MANY_ENUM, True), (_nested(10), False)]
 
 
 @pytest.mark.parametrize("index", range(len(CASES)))
