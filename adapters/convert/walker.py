@@ -897,7 +897,8 @@ def _all_objects(w: Walk, key: str, value: Any) -> bool:
 
 def _object_branch(w: Walk, branch: Any) -> bool:
     if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and branch["$ref"].startswith("#/"):
-        branch = {**branch, **(jp.resolve(w.root, branch["$ref"][1:], None) or {})}
+        target = jp.resolve(w.root, branch["$ref"][1:], None)
+        branch = {**branch, **target} if isinstance(target, dict) else branch
     return isinstance(branch, dict) and branch.get("type") == "object"
 
 

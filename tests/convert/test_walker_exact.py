@@ -609,7 +609,8 @@ def test_a_root_without_type_becomes_an_object() -> None:
         assert losses == [("/p/type", "type", None, LOWERED, NEUTRAL, f"the parameters have no `type`, and {what} is "
                            "an object: `type: object` added")], shaped
     for kept in ({"anyOf": [obj(), {"type": "string"}]}, {"oneOf": [{"type": "array"}]}, {"allOf": [{"minimum": 1}]},
-                 {"enum": [{}, 1]}, {"const": "a"}, {"$ref": "#"}):
+                 {"enum": [{}, 1]}, {"const": "a"}, {"$ref": "#"},
+                 {"anyOf": [{"$ref": "#/$defs/a"}], "$defs": {"a": True}}):  # a boolean definition: not an object
         assert run(kept, {})[1] == [], kept
 
 
