@@ -48,6 +48,7 @@ RULES: MappingProxyType[str, str] = MappingProxyType({
                      "120,000 characters of names and values, 15,000 for one enum of more than 250 values)",
     "ref-siblings": "§1.4 (OpenAI strict: '$ref cannot have keywords'), §3.4 (Gemini JSON Schema: only "
                     "`description` and `default` beside `$ref`)",
+    "declarations": "§3.1 (Gemini: 'Maximum 512 function declarations can be provided')",
     "gemini-schema": "§3.3, §3.5 (Gemini `parameters`: the OpenAPI Schema fields only, one upper- or lower-case "
                      "type per node, `anyOf` alone, string enums, no `$` keys)",
 })
@@ -152,6 +153,18 @@ def first_violation(target: str, output: Any, unjudged: frozenset[str] = frozens
         return found
     returns = field_of(target, output, "returns")
     return None if returns is _ABSENT or "returns" in unjudged else returns_violation(target, returns)
+
+
+#: Gemini's one `Tool` holds at most this many function declarations (§3.1, GEN-PY `class Tool`).
+GEMINI_MAX_DECLARATIONS = 512
+
+
+def list_violation(target: str, count: int) -> Violation | None:
+    """A list of tools converted together (one request's tools): Gemini's declaration limit."""
+    if target in ("gemini", "gemini-json") and count > GEMINI_MAX_DECLARATIONS:
+        return Violation("declarations", "tools", "", f"{count} function declarations in one tool list "
+                         f"(at most {GEMINI_MAX_DECLARATIONS})")
+    return None
 
 
 # ------------------------------------------------------------------------------------------------ schemas

@@ -12,7 +12,7 @@ from ..losses import Action, Effect, Loss
 from ..model import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
 from ..providers import effective_strict, has_strict, name_rule, profile
 from ..targets import TargetOptions
-from .accept import Violation, first_violation, root_problem
+from .accept import Violation, first_violation, list_violation, root_problem
 from .walker import lower
 
 
@@ -47,13 +47,18 @@ class ListConversion:
     target: str
     output: Any
     conversions: tuple[Conversion, ...]
+    #: Why the list as a whole may not be sent (a provider's limit on one request's tools), or None.
+    refusal: Loss | None = None
 
     @property
     def ok(self) -> bool:
-        return all(c.ok for c in self.conversions)
+        return self.refusal is None and all(c.ok for c in self.conversions)
 
     def sendable(self) -> Any:
-        """The output, or ``ConversionError`` for the first tool toolcast refuses."""
+        """The output, or ``ConversionError`` for the list or the first tool toolcast refuses."""
+        if self.refusal is not None:
+            raise ConversionError(self.target, "from_canonical", f"{self.refusal.keyword}: {self.refusal.message}",
+                                  self.refusal.pointer)
         for c in self.conversions:
             c.sendable()
         return self.output
@@ -143,7 +148,8 @@ def convert_all(tools: Sequence[CanonicalTool], target: str, options: TargetOpti
         output = {"tools": items}
     else:
         output = items
-    return ListConversion(target, output, conversions)
+    refused = list_violation(target, len(items))
+    return ListConversion(target, output, conversions, refused.loss(target) if refused is not None else None)
 
 
 def sanitize_name(name: str, target: str) -> str:

@@ -103,13 +103,14 @@ def run(args: argparse.Namespace) -> int:
     single = len(loaded) == 1 and loaded[0].pointer == ""
     conversions: tuple[Conversion, ...]
     output: Any
+    whole_refused: Any = None  # a refusal of the list as a whole (a provider's limit on one request's tools)
     try:
         if single or (args.tool is not None and len(loaded) == 1):
             conversions = (convert(loaded[0].tool, args.to, options),)
             output = conversions[0].output
         else:
             whole = convert_all([lt.tool for lt in loaded], args.to, options)
-            conversions, output = whole.conversions, whole.output
+            conversions, output, whole_refused = whole.conversions, whole.output, whole.refusal
     except ToolcastError as exc:  # e.g. a broken provider profile: a message, never a traceback
         print(f"toolcast: {exc}", file=sys.stderr)
         return 2
@@ -121,25 +122,30 @@ def run(args: argparse.Namespace) -> int:
 
         for r in records:
             r["location"] = tool_location(live.server, r["document_pointer"], live.tools)[0]
-    ok = all(c.ok for c in conversions)
+    ok = whole_refused is None and all(c.ok for c in conversions)
     if args.format == "json":
         roundtrip = [c.roundtrip for c in conversions]
         payload = {"output": output if ok else None, "losses": records,
                    "roundtrip": roundtrip[0] if len(roundtrip) == 1 else roundtrip}
         if not ok:  # every exit 2 says why on stderr, whatever the format
-            print(_refusal_line(args.to, loaded, conversions), file=sys.stderr)
+            print(_refusal_line(args.to, loaded, conversions, whole_refused), file=sys.stderr)
         return _emit(args, render(payload), ok)
     for r in records:
         where = r.get("location") or f"{r['path']}:{r['line']}:{r['column']}"
         print(f"{where}: {r['target']}: {r['message']} ({r['action']}, {r['effect']})", file=sys.stderr)
     if not ok:
-        print(_refusal_line(args.to, loaded, conversions), file=sys.stderr)
+        print(_refusal_line(args.to, loaded, conversions, whole_refused), file=sys.stderr)
         return 2
     return _emit(args, render(output), ok)
 
 
-def _refusal_line(target: str, loaded: list[LoadedTool], conversions: tuple[Conversion, ...]) -> str:
-    """One line for a refusal: the first refused tool, the rule (or keyword) and the place, and why."""
+def _refusal_line(target: str, loaded: list[LoadedTool], conversions: tuple[Conversion, ...],
+                  whole: Any = None) -> str:
+    """One line for a refusal: the list's, or the first refused tool's, the rule (or keyword) and the place, and
+    why."""
+    if whole is not None:
+        return f"toolcast: {target} cannot take these tools together (`{whole.keyword}`): {whole.message}; " \
+               "nothing written"
     for lt, conv in zip(loaded, conversions, strict=True):
         refused = conv.refusal
         if refused is not None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from toolcast.adapters.checks import CheckConfig, check_document
-from toolcast.adapters.convert import Conversion, convert
+from toolcast.adapters.convert import Conversion, convert, convert_all
 from toolcast.adapters.convert.accept import RULES, first_violation, root_problem
 from toolcast.adapters.errors import ConversionError
 from toolcast.adapters.loading import load_tools
@@ -380,3 +380,26 @@ def test_convert_mcp_refuses_a_live_servers_tool_the_provider_would_reject(tmp_p
     assert run.returncode == 2 and not run.stdout, (run.returncode, run.stderr)
     last = run.stderr.strip().splitlines()[-1]
     assert "cannot express tool 'city' (`schema-invalid` at /parameters/properties/tags/items)" in last, last
+
+
+def test_more_declarations_than_gemini_takes_are_refused_as_the_check_flags_them(tmp_path: Path) -> None:
+    """providers.md §3.1: "Maximum 512 function declarations can be provided" (the checks' TC608)."""
+    def tools(n: int) -> list[dict[str, Any]]:
+        return [{"name": f"f{i}", "description": "d", "parameters": {"type": "object", "properties": {
+            "q": {"type": "string"}}}} for i in range(n)]
+
+    for n, refused in ((512, False), (513, True)):
+        src = tmp_path / f"{n}.json"
+        src.write_text(json.dumps(tools(n)), encoding="utf-8")
+        for target in ("gemini", "gemini-json"):
+            run = _convert(src, "--to", target)
+            assert run.returncode == (2 if refused else 0), (n, target, run.stderr[-300:])
+            if refused:
+                assert not run.stdout
+                assert run.stderr.strip().splitlines()[-1].startswith(
+                    f"toolcast: {target} cannot take these tools together (`declarations`)")
+        codes = {f.code for f in check_document(json.dumps(tools(n)), config=CheckConfig(targets=("gemini",))).findings}
+        assert ("TC608" in codes) == refused, codes
+    with pytest.raises(ConversionError, match="declarations"):
+        convert_all([CanonicalTool(f"f{i}", "d", parameters={"type": "object", "properties": {}})
+                     for i in range(513)], "gemini").sendable()
