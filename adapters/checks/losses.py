@@ -20,6 +20,7 @@ from .rules import (
     LOSS_STRICT_CLOSURE,
     LOSS_UNSATISFIABLE,
     LOSS_WIDENING,
+    OUTPUT_REJECTED,
 )
 
 _EFFECT_CODES = {
@@ -47,7 +48,11 @@ def is_strict_closure(loss: Loss) -> bool:
 def loss_code(loss: Loss) -> str:
     """Codes by effect, so narrowing/unsatisfiable/rejected losses can be louder than neutral ones."""
     if loss.action == Action.REJECTED:
-        return LOSS_REJECTED
+        # The output's judge names its rule as the keyword (``convert.accept.RULES``); the walker's refusals
+        # name a schema keyword.
+        from ..convert.accept import RULES
+
+        return OUTPUT_REJECTED if loss.keyword in RULES else LOSS_REJECTED
     if is_strict_closure(loss):
         return LOSS_STRICT_CLOSURE
     return _EFFECT_CODES.get(loss.effect, LOSS_WIDENING)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pointer as jp
+from ..convert.accept import root_problem, strict_sizes
 from ..providers import DISPLAY_NAMES, effective_strict
 from ..targets import TargetOptions
 from .analyzer import Analyzer, WorkspaceFiles
@@ -276,13 +277,14 @@ class _ToolChecker:
             self.add(
                 Raw(PARAMETERS_NOT_OBJECT, f"`{_last(params_ptr)}` must be an object, not {_kind(params)}", params_ptr)
             )
-        elif self.shape != "legacy":
-            t = params.get("type")
+        elif self.shape != "legacy" and (problem := root_problem(params)) is not None:
+            # The output's judge (``convert.accept``) refuses such a root by the same function, so the check
+            # of the source and the refusal of the output say the same thing.
             if "type" not in params:
                 self.add(
                     Raw(
                         PARAMETERS_TYPE_NOT_OBJECT,
-                        '`parameters` has no `"type": "object"`',
+                        problem,
                         jp.join(params_ptr, "type"),
                         "missing",
                         fixes=(
@@ -290,11 +292,11 @@ class _ToolChecker:
                         ),
                     )
                 )
-            elif not (isinstance(t, str) and t.lower() == "object"):
+            else:
                 self.add(
                     Raw(
                         PARAMETERS_TYPE_NOT_OBJECT,
-                        f'`parameters.type` must be "object", not {json.dumps(t)}',
+                        problem,
                         jp.join(params_ptr, "type"),
                         fixes=(
                             FixSpec(
@@ -304,20 +306,20 @@ class _ToolChecker:
                         ),
                     )
                 )
-            if "properties" not in params and not any(
-                k in params for k in ("anyOf", "oneOf", "allOf", "$ref")
-            ):
-                self.add(
-                    Raw(
-                        PROPERTIES_MISSING,
-                        "`parameters` has no `properties`",
-                        jp.join(params_ptr, "properties"),
-                        "missing",
-                        fixes=(
-                            FixSpec('Add `"properties": {}`', (Op("add", params_ptr, {}, key="properties"),)),
-                        ),
-                    )
+        if self.shape != "legacy" and isinstance(params, dict) and "properties" not in params and not any(
+            k in params for k in ("anyOf", "oneOf", "allOf", "$ref")
+        ):
+            self.add(
+                Raw(
+                    PROPERTIES_MISSING,
+                    "`parameters` has no `properties`",
+                    jp.join(params_ptr, "properties"),
+                    "missing",
+                    fixes=(
+                        FixSpec('Add `"properties": {}`', (Op("add", params_ptr, {}, key="properties"),)),
+                    ),
                 )
+            )
         return name if isinstance(name, str) else None
 
     # --- TC4xx ------------------------------------------------------------------------------------
@@ -534,29 +536,14 @@ class _ToolChecker:
         ]
         if not targets or not isinstance(root, dict):
             return
-        props = depth = enum_values = string_size = 0
-        big_enum: str | None = None
         try:
-            for rel, node, d in subschemas(root):
-                p = node.get("properties")
-                if isinstance(p, dict):
-                    props += len(p)
-                    string_size += sum(len(k) for k in p)
-                    depth = max(depth, d)
-                for key in ("$defs", "definitions"):
-                    if isinstance(node.get(key), dict):
-                        string_size += sum(len(k) for k in node[key])
-                e = node.get("enum")
-                if isinstance(e, list):
-                    enum_values += len(e)
-                    string_size += sum(len(v) for v in e if isinstance(v, str))
-                    if len(e) > 250 and sum(len(str(v)) for v in e) > 15_000:
-                        big_enum = rel
-                c = node.get("const")
-                if isinstance(c, str):
-                    string_size += len(c)
+            # The output's judge counts with the same function (`strict-limits`): a source over a limit is
+            # refused by `convert` as well.
+            sizes = strict_sizes(root)
         except BudgetExceeded:
             return
+        props, depth, enum_values, string_size, big_enum = (
+            sizes.properties, sizes.depth, sizes.enum_values, sizes.string_size, sizes.big_enum)
         who = _targets_text(targets)
         data = {"targets": targets}
         if props > 5000:

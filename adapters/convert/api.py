@@ -6,11 +6,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ConversionError
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
 from ..model import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
 from ..providers import effective_strict, has_strict, name_rule, profile
 from ..targets import TargetOptions
+from .accept import Violation, first_violation, list_violation, root_problem
 from .walker import lower, no_arguments
 
 
@@ -26,16 +28,40 @@ class Conversion:
         """False when toolcast refuses the conversion (a ``rejected`` loss)."""
         return not any(loss.action == Action.REJECTED for loss in self.losses)
 
+    @property
+    def refusal(self) -> Loss | None:
+        """The first ``rejected`` loss: why nothing may be sent (None when the output may be sent)."""
+        return next((loss for loss in self.losses if loss.action == Action.REJECTED), None)
+
+    def sendable(self) -> dict[str, Any]:
+        """The output, or ``ConversionError`` naming the rule and the place when toolcast refuses it."""
+        refused = self.refusal
+        if refused is not None:
+            raise ConversionError(self.target, "from_canonical", f"{refused.keyword}: {refused.message}",
+                                  refused.pointer)
+        return self.output
+
 
 @dataclass(frozen=True)
 class ListConversion:
     target: str
     output: Any
     conversions: tuple[Conversion, ...]
+    #: Why the list as a whole may not be sent (a provider's limit on one request's tools), or None.
+    refusal: Loss | None = None
 
     @property
     def ok(self) -> bool:
-        return all(c.ok for c in self.conversions)
+        return self.refusal is None and all(c.ok for c in self.conversions)
+
+    def sendable(self) -> Any:
+        """The output, or ``ConversionError`` for the list or the first tool toolcast refuses."""
+        if self.refusal is not None:
+            raise ConversionError(self.target, "from_canonical", f"{self.refusal.keyword}: {self.refusal.message}",
+                                  self.refusal.pointer)
+        for c in self.conversions:
+            c.sendable()
+        return self.output
 
 
 def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
@@ -100,6 +126,15 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
     ctx = _Ctx(tool, target, mode_key == "strict", options, losses)
     body = _ENVELOPES[target](ctx, safe, description, params, returns)
     _metadata_losses(ctx)
+    # Every output is judged before it is sent (``accept``); a schema a fast lowering handed back unwalked
+    # (``SharedLowering``: the checks' losses) is not an output, and ``facts.quiet`` keeps such a fast path
+    # to schemas whose output passes.
+    unwalked = frozenset(f for f, s, o in (("parameters", params, tool.parameters), ("returns", returns, tool.returns))
+                         if isinstance(o, dict) and s is o)
+    refused = any(x.action == Action.REJECTED for x in losses)  # already refused: the output is a placeholder
+    violation: Violation | None = None if refused else first_violation(target, body, unwalked)
+    if violation is not None:
+        losses.append(violation.loss(target))
     losses.sort(key=lambda x: (x.pointer, x.keyword))
     return Conversion(target, body, tuple(losses), roundtrip)
 
@@ -114,7 +149,8 @@ def convert_all(tools: Sequence[CanonicalTool], target: str, options: TargetOpti
         output = {"tools": items}
     else:
         output = items
-    return ListConversion(target, output, conversions)
+    refused = list_violation(target, len(items))
+    return ListConversion(target, output, conversions, refused.loss(target) if refused is not None else None)
 
 
 def sanitize_name(name: str, target: str) -> str:
@@ -156,9 +192,19 @@ def _named(name: str, desc: str | None) -> dict[str, Any]:
     return {"name": name} if desc is None else {"name": name, "description": desc}
 
 
+def _declared(ctx: _Ctx, params: Any) -> Any:
+    """OpenAI rejects an object schema without ``properties``, strict or not ("object schema missing
+    properties", spring-projects/spring-ai#4776): an empty map says the same thing and is accepted."""
+    if not isinstance(params, dict) or "properties" in params or root_problem(params) is not None:
+        return params
+    ctx.losses.append(Loss(ctx.target, "/parameters/properties", "properties", None, Action.LOWERED, Effect.NEUTRAL,
+                           f"{ctx.target} rejects an object schema without `properties`: `properties: {{}}` added"))
+    return {**params, "properties": {}}
+
+
 def _openai(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
     fn = _named(name, desc)
-    fn["parameters"] = params
+    fn["parameters"] = _declared(ctx, params)
     fn["strict"] = ctx.strict
     ctx.carried = frozenset({"name", "description", "parameters"})
     return {"type": "function", "function": fn}
@@ -168,7 +214,7 @@ def _openai_responses(ctx: _Ctx, name: str, desc: str | None, params: Any, retur
     out: dict[str, Any] = {"type": "function", "name": name}
     if desc is not None:
         out["description"] = desc
-    out["parameters"] = params
+    out["parameters"] = _declared(ctx, params)
     out["strict"] = ctx.strict  # always explicit: omitted, Responses silently normalises to strict
     if returns is not None:
         out["output_schema"] = returns
@@ -199,7 +245,8 @@ def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any
 def _gemini(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
     out = _named(name, desc)
     upper = ctx.options.gemini_type_case == "upper"
-    if isinstance(params, dict) and not params.get("properties") and "anyOf" not in params:
+    if isinstance(params, dict) and params.get("properties") in (None, {}) and "anyOf" not in params \
+            and root_problem(params, allow_null=True) is None:
         # No declared argument: Gemini rejects an OBJECT without properties, so no parameters are sent.
         if not no_arguments(ctx.tool.parameters, is_root=True):  # a no-argument tool loses nothing
             ctx.losses.append(Loss(ctx.target, "/parameters", "properties", None, Action.LOWERED, Effect.NARROWING,

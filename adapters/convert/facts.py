@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
+from ..checks.fast_meta import certainly_valid
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
 from .walker import (
@@ -59,6 +60,9 @@ class SchemaFacts:
     closed_missing: bool         # `additionalProperties: false` with a required name not in `properties`
     foreign_refs: bool           # a `$ref` other than to the root or to one of the root's definitions
     root_typed: bool             # the root is an object with `type`
+    plain_root: bool             # `type: "object"` and `properties` at the root, no root `$ref` or composition,
+                                 # certainly valid JSON Schema, well within OpenAI strict's limits: what a fast
+                                 # path's unjudged output needs
     root_composition: bool       # the root has `anyOf`, `oneOf` or `allOf`
     too_big: bool                # deeper or larger than the scan looks
 
@@ -70,6 +74,10 @@ def scan(schema: Any) -> SchemaFacts:
                            "array_without_items", "closed_missing", "foreign_refs"), False)
     count = 0
     too_big = False
+    # Within OpenAI strict's limits (``accept.strict_sizes``), counted generously: nesting of any kind, every
+    # property and enum value, the characters of names and values.
+    deepest = props_total = enum_total = chars = 0
+    big_enum = False
     stack: list[tuple[Any, int]] = [(schema, 0)]
     while stack:
         node, depth = stack.pop()
@@ -80,6 +88,19 @@ def scan(schema: Any) -> SchemaFacts:
         if not isinstance(node, dict):
             continue
         keywords.update(node)
+        deepest = max(deepest, depth)
+        for key in ("properties", "$defs", "definitions"):
+            names = node.get(key)
+            if isinstance(names, dict):
+                props_total += len(names)
+                chars += sum(len(k) for k in names)
+        values = node.get("enum")
+        if isinstance(values, list):
+            enum_total += len(values)
+            big_enum = big_enum or len(values) > 250
+            chars += sum(len(v) for v in values if isinstance(v, str))
+        if isinstance(node.get("const"), str):
+            chars += len(node["const"])
         for key, value in node.items():
             if key not in KNOWN and not key.startswith("x-"):
                 flags["unknown"] = True
@@ -113,8 +134,11 @@ def scan(schema: Any) -> SchemaFacts:
             if not isinstance(props, dict) or any(isinstance(r, str) and r not in props for r in node["required"]):
                 flags["closed_missing"] = True
     root = schema if isinstance(schema, dict) else {}
+    small = deepest <= 9 and props_total <= 5000 and enum_total <= 1000 and chars <= 120_000 and not big_enum
+    plain = root.get("type") == "object" and isinstance(root.get("properties"), dict) and not any(
+        k in root for k in ("$ref", "anyOf", "oneOf", "allOf")) and not too_big and small and certainly_valid(schema)
     return SchemaFacts(
-        keywords=frozenset(keywords), root_typed=isinstance(schema, dict) and "type" in schema,
+        keywords=frozenset(keywords), root_typed=isinstance(schema, dict) and "type" in schema, plain_root=plain,
         root_composition=any(k in root for k in ("anyOf", "oneOf", "allOf")), too_big=too_big, **flags)
 
 
@@ -133,7 +157,8 @@ _STRUCTURAL = ("closed_objects", "all_required", "typed_nodes", "any_of_alone", 
 
 def quiet(mode: Mapping[str, Any], facts: SchemaFacts) -> bool:
     """True only when lowering a schema with these facts in ``mode`` certainly records no loss."""
-    if facts.too_big or not facts.root_typed or any(mode.get(s) for s in _STRUCTURAL):
+    # Not walked, the output is not judged (``accept``): only a plain, valid root may skip the walk.
+    if facts.too_big or not facts.root_typed or not facts.plain_root or any(mode.get(s) for s in _STRUCTURAL):
         return False
     used = facts.keywords
     if "$ref" in used and (facts.foreign_refs or mode.get("refs") == "inline" or not mode.get("recursion", True)

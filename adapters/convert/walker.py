@@ -431,6 +431,7 @@ def _kept_ref(root: Any, ref: str) -> bool:
 def _inline_root_ref(w: Walk, schema: Any, base: str) -> Any:
     """A root that is only a ``$ref`` into its own ``$defs`` (pydantic's recursive models): the
     definition is copied to the root, so that the root is an object as every target requires."""
+    schema = _root_all_of_ref(w, schema, base)
     if not isinstance(schema, dict) or not isinstance(schema.get("$ref"), str) or "type" in schema:
         return schema
     ref = schema["$ref"]
@@ -441,6 +442,19 @@ def _inline_root_ref(w: Walk, schema: Any, base: str) -> Any:
            f"the root `$ref` {ref} is replaced by its definition")
     rest = {k: v for k, v in schema.items() if k != "$ref"}
     return {**copy_json(target), **{k: v for k, v in rest.items() if k not in target or k in ("$defs", "definitions")}}
+
+
+def _root_all_of_ref(w: Walk, schema: Any, base: str) -> Any:
+    """A root that is only ``allOf`` of one ``$ref`` (and definitions and annotations) is that ``$ref``: read
+    so, every target gets the definition as its root, recursive or not, instead of some refusing the root
+    ``allOf`` and others keeping a root ``$ref``."""
+    branches = schema.get("allOf") if isinstance(schema, dict) else None
+    if not isinstance(branches, list) or "$ref" in schema or len(branches) != 1 or not isinstance(branches[0], dict) \
+            or set(branches[0]) != {"$ref"} or set(schema) - {"allOf", "$defs", "definitions"} - ANNOTATIONS:
+        return schema
+    w.loss(jp.join(base, "allOf"), "allOf", branches, Action.LOWERED, Effect.NEUTRAL,
+           "the root `allOf` of one `$ref` is that `$ref`")
+    return {**{k: v for k, v in schema.items() if k != "allOf"}, "$ref": branches[0]["$ref"]}
 
 
 def _ref_pointer(ptr: str, ref: str) -> str:
@@ -944,13 +958,45 @@ def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
 
 def _root_object(w: Walk, schema: Any, base: str) -> Any:
     """Arguments are always a JSON object, and every target wants the root to say so: a root without
-    ``type`` (``{}``, ``{"$schema": …}`` from a failed zod conversion) gets ``type: object``."""
-    if not isinstance(schema, dict) or "type" in schema or any(k in schema for k in ("anyOf", "oneOf", "allOf",
-                                                                                     "$ref", "enum", "const")):
+    ``type`` (``{}``, ``{"$schema": …}`` from a failed zod conversion) gets ``type: object``, and so does one
+    whose every branch, value or constant is an object (same meaning). Any other root is left as it is, and
+    the output's judge (``accept``) refuses it."""
+    if not isinstance(schema, dict) or "type" in schema:
         return schema
+    shaped = [k for k in ("anyOf", "oneOf", "allOf", "$ref", "enum", "const") if k in schema]
+    if not shaped:
+        w.loss(jp.join(base, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
+               "the parameters have no `type`; tool arguments are always an object: `type: object` added")
+        return {**schema, "type": "object"}
+    if "$ref" in shaped or not all(_all_objects(w, k, schema[k]) for k in shaped):
+        return schema
+    what = " and every ".join(text for key, text in _SHAPED_WHAT if key in shaped)
     w.loss(jp.join(base, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
-           "the parameters have no `type`; tool arguments are always an object: `type: object` added")
-    return {**schema, "type": "object"}
+           f"the parameters have no `type`, and every {what} is an object: `type: object` added")
+    return {"type": "object", **schema}
+
+
+_SHAPED_WHAT = (("anyOf", "`anyOf` branch"), ("oneOf", "`oneOf` branch"), ("allOf", "`allOf` branch"),
+                ("enum", "`enum` value"), ("const", "`const`"))
+
+
+def _all_objects(w: Walk, key: str, value: Any) -> bool:
+    """Whether every branch (``anyOf``/``oneOf``; for ``allOf`` one is enough), value or constant is an object."""
+    if key == "const":
+        return isinstance(value, dict)
+    if not isinstance(value, list) or not value:
+        return False
+    if key == "enum":
+        return all(isinstance(v, dict) for v in value)
+    kinds = [_object_branch(w, b) for b in value]
+    return any(kinds) if key == "allOf" else all(kinds)
+
+
+def _object_branch(w: Walk, branch: Any) -> bool:
+    if isinstance(branch, dict) and isinstance(branch.get("$ref"), str) and branch["$ref"].startswith("#/"):
+        target = jp.resolve(w.root, branch["$ref"][1:], None)
+        branch = {**branch, **target} if isinstance(target, dict) else branch
+    return isinstance(branch, dict) and branch.get("type") == "object"
 
 
 _KEYS_OF_TYPE: dict[str, frozenset[str]] = {

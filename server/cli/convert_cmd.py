@@ -117,13 +117,14 @@ def run(args: argparse.Namespace) -> int:
     single = len(loaded) == 1 and (loaded[0].pointer == "" or bool(getattr(args, "exec", False)))
     conversions: tuple[Conversion, ...]
     output: Any
+    whole_refused: Any = None  # a refusal of the list as a whole (a provider's limit on one request's tools)
     try:
         if single or (args.tool is not None and len(loaded) == 1):
             conversions = (convert(loaded[0].tool, args.to, options),)
             output = conversions[0].output
         else:
             whole = convert_all([lt.tool for lt in loaded], args.to, options)
-            conversions, output = whole.conversions, whole.output
+            conversions, output, whole_refused = whole.conversions, whole.output, whole.refusal
     except ToolcastError as exc:  # e.g. a broken provider profile: a message, never a traceback
         print(f"toolcast: {exc}", file=sys.stderr)
         return 2
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
         for r in records:
             r["location"] = live_location(live, r["document_pointer"])[0]
-    ok = all(c.ok for c in conversions)
+    ok = whole_refused is None and all(c.ok for c in conversions)
     if args.model is not None and not _model_rules_pass(args, text, options, live):
         return 2
     if args.format == "json":
@@ -143,15 +144,13 @@ def run(args: argparse.Namespace) -> int:
         payload = {"output": output if ok else None, "losses": records,
                    "roundtrip": roundtrip[0] if len(roundtrip) == 1 else roundtrip}
         if not ok:  # every exit 2 says why on stderr, whatever the format
-            print(f"toolcast: {args.to} cannot express this tool without changing its meaning; "
-                  "see the rejected losses", file=sys.stderr)
+            print(_refusal_line(args.to, loaded, conversions, whole_refused), file=sys.stderr)
         return _emit(args, render(payload), ok)
     for r in records:
         where = r.get("location") or f"{r['path']}:{r['line']}:{r['column']}"
         print(f"{where}: {r['target']}: {r['message']} ({r['action']}, {r['effect']})", file=sys.stderr)
     if not ok:
-        print(f"toolcast: {args.to} cannot express this tool without changing its meaning; nothing written",
-              file=sys.stderr)
+        print(_refusal_line(args.to, loaded, conversions, whole_refused), file=sys.stderr)
         return 2
     return _emit(args, render(output), ok)
 
@@ -171,9 +170,9 @@ def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOption
         if args.tool is not None and f.tool_name not in (None, args.tool):
             continue
         if live is not None:
-            from .mcp_common import tool_location
+            from .mcp_common import live_location
 
-            where = tool_location(live.server, f.pointer, live.tools)[0]
+            where = live_location(live, f.pointer)[0]
         else:
             line, col = index.position(f.span[0], "utf-32")
             where = f"{args.file}:{line + 1}:{col + 1}"
@@ -183,6 +182,21 @@ def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOption
         print(f"toolcast: {args.model} rejects these tools as converted for {args.to}; nothing written",
               file=sys.stderr)
     return not errors
+
+
+def _refusal_line(target: str, loaded: list[LoadedTool], conversions: tuple[Conversion, ...],
+                  whole: Any = None) -> str:
+    """One line for a refusal: the list's, or the first refused tool's, the rule (or keyword) and the place, and
+    why."""
+    if whole is not None:
+        return f"toolcast: {target} cannot take these tools together (`{whole.keyword}`): {whole.message}; " \
+               "nothing written"
+    for lt, conv in zip(loaded, conversions, strict=True):
+        refused = conv.refusal
+        if refused is not None:
+            return (f"toolcast: {target} cannot express tool {lt.tool.name!r} (`{refused.keyword or 'schema'}` at "
+                    f"{refused.pointer or '/'}): {refused.message}; nothing written")
+    return f"toolcast: {target}: nothing written"
 
 
 def _record(path: str, parsed: Any, index: LineIndex, lt: LoadedTool, loss: Any) -> dict[str, Any]:

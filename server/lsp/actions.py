@@ -47,13 +47,14 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
     loaded = load_tools(value)
     if tool_index is not None:
         chosen = [lt for lt in loaded if lt.index == tool_index]
-        output: Any = convert(chosen[0].tool, target).output if chosen else None
+        # `sendable`: what the provider would reject (or toolcast refuses) is a ConversionError, never written
+        output: Any = convert(chosen[0].tool, target).sendable() if chosen else None
         name = export_file_name(chosen[0].tool.name if chosen else stem, target)
     elif len(loaded) == 1 and loaded[0].pointer == "":
-        output = convert(loaded[0].tool, target).output
+        output = convert(loaded[0].tool, target).sendable()
         name = export_file_name(stem, target)
     else:
-        output = convert_all([lt.tool for lt in loaded], target).output
+        output = convert_all([lt.tool for lt in loaded], target).sendable()
         name = export_file_name(stem, target)
     return name, render(output)
 

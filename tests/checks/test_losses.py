@@ -14,6 +14,7 @@ from loss_oracle import assert_explained, schema_in
 from toolcast.adapters.checks import CheckConfig, check_document
 from toolcast.adapters.checks.findings import Severity
 from toolcast.adapters.convert import convert
+from toolcast.adapters.convert.accept import RULES as JUDGE_RULES
 from toolcast.adapters.loading import load_tools
 from toolcast.adapters.targets import TARGETS
 
@@ -80,7 +81,8 @@ def _check(tool: dict[str, Any], target: str) -> None:
             assert f.target == target
             assert text[f.span[0] : f.span[1]]  # placed on real text
             loss = f.data["loss"]
-            want = {"rejected": "TC505"}.get(loss["action"]) or {
+            judged = loss["keyword"] in JUDGE_RULES  # the output's judge refused it (by its rule, not a keyword)
+            want = ("TC506" if judged else "TC505") if loss["action"] == "rejected" else {
                 "neutral": "TC501",
                 "widening": "TC502",
                 "narrowing": "TC503",

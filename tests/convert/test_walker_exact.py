@@ -598,8 +598,19 @@ def test_a_root_without_type_becomes_an_object() -> None:
     assert out == {"description": "d", "type": "object"}
     assert losses == [("/p/type", "type", None, LOWERED, NEUTRAL,
                        "the parameters have no `type`; tool arguments are always an object: `type: object` added")]
-    for kept in ({"anyOf": [obj()]}, {"oneOf": [obj()]}, {"allOf": [obj()]}, {"enum": [{}]}, {"const": {}},
-                 {"$ref": "#"}):
+    # Branches, values or a constant that are all objects say the same with `type: object` (the root every
+    # target needs); anything else is left as it is, for the output's judge to refuse.
+    for shaped, what in (({"anyOf": [obj()]}, "every `anyOf` branch"),
+                         ({"oneOf": [obj(), obj()]}, "every `oneOf` branch"),
+                         ({"allOf": [obj(), {"required": []}]}, "every `allOf` branch"),
+                         ({"enum": [{}]}, "every `enum` value"), ({"const": {}}, "every `const`")):
+        out, losses, _ = run(shaped, {})
+        assert out == {"type": "object", **shaped}, shaped
+        assert losses == [("/p/type", "type", None, LOWERED, NEUTRAL, f"the parameters have no `type`, and {what} is "
+                           "an object: `type: object` added")], shaped
+    for kept in ({"anyOf": [obj(), {"type": "string"}]}, {"oneOf": [{"type": "array"}]}, {"allOf": [{"minimum": 1}]},
+                 {"enum": [{}, 1]}, {"const": "a"}, {"$ref": "#"},
+                 {"anyOf": [{"$ref": "#/$defs/a"}], "$defs": {"a": True}}):  # a boolean definition: not an object
         assert run(kept, {})[1] == [], kept
 
 

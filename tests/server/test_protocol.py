@@ -175,3 +175,20 @@ def test_export_files_get_the_umask_mode_and_symlinks_are_refused(tmp_path: Path
         assert elsewhere.read_text() == "mine" and (tmp_path / "w.anthropic.json").is_symlink()
     finally:
         raw.close()
+
+
+def test_an_export_the_provider_would_reject_is_an_error_and_no_file(tmp_path: Path) -> None:
+    """A root that is not an object (Bedrock: "inputSchema.json.type must be one of the following: object"): the
+    export answers an error naming the rule and writes nothing, as `toolcast convert` exits 2."""
+    raw = Raw()
+    try:
+        raw.initialize(tmp_path)
+        src = tmp_path / "s.tool.json"
+        src.write_text(json.dumps({"name": "s", "description": "d", "parameters": {"type": "string"}}))
+        for target in ("bedrock", "openai"):
+            rid = raw.request("workspace/executeCommand", {"command": "toolcast.export",
+                                                           "arguments": [src.as_uri(), target]})
+            assert "root-not-object" in _error(raw, rid)["message"]
+            assert not (tmp_path / f"s.{target}.json").exists()
+    finally:
+        raw.close()
