@@ -397,6 +397,19 @@ LOSS_REJECTED = _rule(
     '{"type": "object", "properties": {"a": {"type": "string"}}}',
     fix=True,
 )
+OUTPUT_REJECTED = _rule(
+    "TC506",
+    "output-rejected",
+    E,
+    "A target's provider would reject toolcast's output for the tool; toolcast refuses to write it.",
+    _LOSS_WHY + " Every output is judged before it is written by the rules each provider documents or is "
+    "observed to enforce (the finding names the rule and the place; `docs/design.md`, \"What an output must "
+    "pass\"): a root that is not a non-nullable `type: \"object\"`, composition at the root where refused, a "
+    "schema that is not valid JSON Schema, a reference that does not resolve. `toolcast convert` exits 2 and the "
+    "editor's export answers an error for that target.",
+    '{"type": "string", "description": "A city name"}',
+    '{"type": "object", "properties": {"city": {"type": "string", "description": "A city name"}}}',
+)
 LOSS_STRICT_CLOSURE = _rule(
     "TC510",
     "loss-strict-closure",
@@ -415,19 +428,6 @@ LOSS_STRICT_CLOSURE = _rule(
     selected=W,
 )
 
-OUTPUT_REJECTED = _rule(
-    "TC506",
-    "output-rejected",
-    E,
-    "A target's provider would reject toolcast's output for the tool; toolcast refuses to write it.",
-    _LOSS_WHY + " Every output is judged before it is written by the rules each provider documents or is "
-    "observed to enforce (the finding names the rule and the place; `docs/design.md`, \"What an output must "
-    "pass\"): a root that is not a non-nullable `type: \"object\"`, composition at the root where refused, a "
-    "schema that is not valid JSON Schema, a reference that does not resolve. `toolcast convert` exits 2 and the "
-    "editor's export answers an error for that target.",
-    '{"type": "string", "description": "A city name"}',
-    '{"type": "object", "properties": {"city": {"type": "string", "description": "A city name"}}}',
-)
 
 # --- TC6xx: provider limits ----------------------------------------------------------------------
 OPENAI_STRICT_PROPERTIES = _rule(

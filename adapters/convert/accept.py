@@ -402,7 +402,8 @@ def _gemini(schema: dict[str, Any], bad: Bad) -> Violation | None:
         if kind == "array" and not isinstance(node.get("items"), dict):
             return bad("array-items", ptr, "an ARRAY without `items`")
         req = node.get("required")
-        if req is not None and (not isinstance(req, list) or any(r not in (props or {}) for r in req)):
+        if req is not None and (not isinstance(req, list)
+                                or any(not isinstance(r, str) or r not in (props or {}) for r in req)):
             return bad("gemini-schema", jp.join(ptr, "required"), "`required` names a property that is not declared")
         for name, sub in (props or {}).items():
             stack.append((jp.join(ptr, "properties", name), sub, False))
