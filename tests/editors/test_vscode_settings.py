@@ -9,17 +9,18 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-import pytest_lsp
 from lsprotocol import types as t
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 from toolcast.adapters.checks.config import config_from_mapping
 from toolcast.adapters.consumers import consumer_names
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from session import client_fixture
 
 PACKAGE = Path(__file__).resolve().parents[2] / "editors" / "vscode" / "package.json"
 PROPERTIES: dict[str, Any] = json.loads(PACKAGE.read_text(encoding="utf-8"))["contributes"]["configuration"][
@@ -51,22 +52,7 @@ def vscode_section(chosen: dict[str, Any]) -> dict[str, Any]:
     return section
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # pytest-lsp answers `workspace/configuration` from this, as VS Code does from the user's settings.
-    lsp_client.set_configuration(vscode_section({}), section="toolcast")
-
-    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def register(params: t.RegistrationParams) -> None:
-        return None
-
-    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
-    def lens_refresh(params: None) -> None:
-        return None
-
-    await lsp_client.initialize_session(t.InitializeParams(capabilities=client_capabilities("visual-studio-code")))
-    yield
-    await lsp_client.shutdown_session()
+client = client_fixture("visual-studio-code")  # VS Code's capabilities; its settings come by pull, below
 
 
 async def _codes(client: LanguageClient, uri: str, until: Any = bool) -> set[str]:
@@ -87,6 +73,9 @@ async def test_consumer_and_budget_settings_reach_the_server_under_their_declare
     text = json.dumps(TOOLS, indent=2)
     path.write_text(text, encoding="utf-8")
     uri = path.as_uri()
+    # pytest-lsp answers the server's `workspace/configuration` pulls from this, as VS Code from its settings.
+    client.set_configuration(vscode_section({}), section="toolcast")
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
     client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(uri, "json", 1, text)))
     baseline = await _codes(client, uri)
     assert "TC502" in baseline and not baseline & CONSUMER_CODES, baseline  # checked; defaults (null): no such rule
