@@ -50,7 +50,7 @@ def test_the_built_layout_in_a_fresh_virtualenv(tmp_path: Path) -> None:
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
-    for folder in ("toolcast", "adapters", "server", "schemas"):
+    for folder in ("toolcast", "adapters", "server", "schemas", "docs"):
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     lib = tmp_path / "lib"
     built = subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "build_py", "--build-lib",
@@ -58,6 +58,10 @@ def test_the_built_layout_in_a_fresh_virtualenv(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stderr
     assert (lib / "toolcast" / "py.typed").is_file() and (lib / "toolcast" / "adapters" / "py.typed").is_file()
     assert not (lib / "adapters").exists() and (lib / "toolcast" / "schemas" / "providers" / "gemini.json").is_file()
+    # The data the checks read at run time: consumer profiles, model families, the rules reference links open.
+    assert (lib / "toolcast" / "schemas" / "consumers" / "vscode.json").is_file()
+    assert (lib / "toolcast" / "schemas" / "consumers" / "models" / "gemini.json").is_file()
+    assert (lib / "toolcast" / "docs" / "rules.md").is_file()
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=False)
     # The fresh interpreter sees the built packages, then the suite's site-packages for the dependencies
