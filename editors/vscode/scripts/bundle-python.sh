@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Puts toolcast and its run-time dependencies inside the extension, as Microsoft's Python-tool
 # extensions do (bundled/libs), so the .vsix needs only a python3 (3.11+) on the machine:
-#   bundled/libs/         toolcast (from this checkout) and its dependencies (pip, from PyPI);
+#   bundled/libs/         toolcast (from this checkout, with the tokens extra) and its dependencies (pip, from PyPI);
 #   bundled/native/cpXY/  rpds-py (compiled; referencing and jsonschema need it), one build per CPython
 #                         minor version 3.11-3.14: it ships no abi3 wheel. The launcher adds its own.
 # Builds for the machine it runs on (linux-x64 here: `vsce package --target linux-x64`).
@@ -17,7 +17,7 @@ pip_quiet() { "$@" 2>>"$log" || { tail -30 "$log" >&2; echo "bundle-python: pip 
 build_tag="$("$python" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')"
 
 rm -rf "$here/bundled/libs" "$here/bundled/native" "$log"
-"${pip[@]}" --target "$here/bundled/libs" "$repo"
+"${pip[@]}" --target "$here/bundled/libs" "${repo}[tokens]"  # the tokenizer (pure Python) for the cost lens
 rpds="$(ls -d "$here"/bundled/libs/rpds_py-*.dist-info)"
 rpds_version="${rpds##*/rpds_py-}"
 rpds_version="${rpds_version%.dist-info}"
