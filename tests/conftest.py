@@ -29,7 +29,12 @@ SLOW_FILES = (
     "server/test_settings.py", "server/test_workspace.py", "editors/test_neovim.py",
     "reliability/test_no_network.py", "reliability/test_fuzz.py", "messages/test_cli.py", "cli/test_convert_cli.py",
     "checks/test_cli.py", "server/test_launch.py", "mcp/test_sdk_server.py", "mcp/test_failures.py",
-    "mcp/test_editor.py", "editors/test_vscode_workbench.py",
+    "mcp/test_editor.py", "editors/test_vscode_workbench.py", "editors/test_emacs.py",
+    "editors/test_untrusted_workbench_lsp.py", "editors/test_vscode_settings.py", "cli/test_exec_tools.py",
+    "cli/test_consumers_cli.py", "checks/test_budgets_cli.py", "api/test_example.py", "server/test_cost_lens.py",
+    "server/test_cost_mcp.py", "server/test_eglot.py", "server/test_export_notice.py", "server/test_hover.py",
+    "server/test_quick_fixes.py", "server/test_rule_links.py", "server/test_surrogates.py",
+    "server/test_consumer_settings.py",
 )
 #: Single tests that take seconds each: very large inputs, long property runs, the real server.
 SLOW_TESTS = (
