@@ -112,7 +112,7 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
                     ptr = lt.doc_pointer(loss.pointer)
                 except Exception:
                     ptr = ""
-                ptr = places[loss.pointer] = _existing(value, ptr)
+                ptr = places[loss.pointer] = nearest_existing(value, ptr)
             template = loss.message.replace(loss.target, "\0")
             groups.setdefault((code, ptr, template), []).append(loss)
     raws: list[Raw] = []
@@ -137,7 +137,7 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
     return raws
 
 
-def _existing(value: Any, ptr: str) -> str:
+def nearest_existing(value: Any, ptr: str) -> str:
     """The pointer itself, or its nearest ancestor present in the tool object."""
     sentinel = object()
     parts = jp.parts(ptr) if ptr.startswith("/") or ptr == "" else []

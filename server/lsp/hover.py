@@ -13,7 +13,7 @@ from typing import Any
 from toolcast.adapters import pointer as jp
 from toolcast.adapters.checks import CheckConfig, DocumentReport
 from toolcast.adapters.checks.api import ToolSummary
-from toolcast.adapters.checks.losses import _existing, changes_meaning, conversions
+from toolcast.adapters.checks.losses import changes_meaning, conversions, nearest_existing
 from toolcast.adapters.cost import TokenCosts
 from toolcast.adapters.document import ParsedDocument
 from toolcast.adapters.losses import Action, Loss
@@ -59,7 +59,7 @@ def keyword_fates(value: Any, shape: str | None, pointer: str, config: CheckConf
                 place = lt.doc_pointer(loss.pointer)
             except Exception:  # as the checks do: a pointer that does not map sits on the tool
                 place = ""
-            if _existing(value, place) == pointer:
+            if nearest_existing(value, place) == pointer:
                 at.append(loss)
     return fates
 
