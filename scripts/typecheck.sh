@@ -8,7 +8,7 @@ py=${PYTHON:-"$root/.venv/bin/python"}
 view=$(mktemp -d)
 trap 'rm -rf "$view"' EXIT
 mkdir -p "$view/toolcast"
-for f in "$root"/toolcast/*; do ln -s "$f" "$view/toolcast/"; done
+for f in "$root"/api/*; do ln -s "$f" "$view/toolcast/"; done
 for d in adapters server schemas; do ln -s "$root/$d" "$view/toolcast/$d"; done
 cd "$view"
 MYPYPATH="$view" "$py" -m mypy --config-file "$root/pyproject.toml" -p toolcast "$@"

@@ -35,7 +35,7 @@ def probe(python: str, cwd: Path, env: dict[str, str] | None = None) -> dict[str
 
 def test_the_editable_install_maps_every_package(tmp_path: Path) -> None:
     seen = probe(sys.executable, tmp_path)  # outside the checkout: the installed finder, not the cwd
-    assert seen["toolcast"] == str(ROOT / "toolcast" / "__init__.py")
+    assert seen["toolcast"] == str(ROOT / "api" / "__init__.py")
     assert seen["adapters"] == str(ROOT / "adapters" / "convert" / "__init__.py")
     assert seen["server"] == str(ROOT / "server" / "cli" / "__init__.py")
     assert seen["typed"] is True and seen["findings"] == 2
@@ -50,7 +50,7 @@ def test_the_built_layout_in_a_fresh_virtualenv(tmp_path: Path) -> None:
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
-    for folder in ("toolcast", "adapters", "server", "schemas", "docs"):
+    for folder in ("api", "adapters", "server", "schemas", "docs"):
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     lib = tmp_path / "lib"
     built = subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "build_py", "--build-lib",
@@ -68,7 +68,9 @@ def test_the_built_layout_in_a_fresh_virtualenv(tmp_path: Path) -> None:
     # (pygls, jsonschema ...): that holds no toolcast folder (the editable install is a finder that a .pth file
     # installs, and a PYTHONPATH entry's .pth files never run), so every toolcast module is the built one.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(lib), sysconfig.get_paths()["purelib"]])}
-    seen = probe(str(env_dir / "bin" / "python"), tmp_path, env)
+    # Run from inside the checkout, as someone trying the library in a clone does (`python -c` puts the working
+    # folder first on sys.path): no folder of the checkout may stand in for the installed package.
+    seen = probe(str(env_dir / "bin" / "python"), source, env)
     assert seen["toolcast"] == str(lib / "toolcast" / "__init__.py")
     assert seen["adapters"] == str(lib / "toolcast" / "adapters" / "convert" / "__init__.py")
     assert seen["server"] == str(lib / "toolcast" / "server" / "cli" / "__init__.py")
