@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import toolcast
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-
-import toolcast
 
 HERE = Path(__file__).resolve().parent
 SERVER = StdioServerParameters(command=sys.executable, args=[str(HERE / "weather_server.py")])

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import toolcast
 from toolcast.adapters.errors import ConversionError as CoreConversionError
 from toolcast.adapters.errors import ToolcastError
-
-import toolcast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "convert"))
 from sdk import VALIDATORS, check_documented_rules
