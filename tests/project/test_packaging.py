@@ -6,15 +6,15 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-MAPPING = {"toolcast": "toolcast", "adapters": "toolcast.adapters", "server": "toolcast.server",
-           "schemas": "toolcast.schemas"}
 
 
 def test_every_source_package_is_listed_in_pyproject() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     listed = set(config["tool"]["setuptools"]["packages"])
+    mapped: dict[str, str] = config["tool"]["setuptools"]["package-dir"]  # package -> its folder
+    assert mapped["toolcast"] == "api" and mapped["toolcast.adapters"] == "adapters"
     found = set()
-    for folder, name in MAPPING.items():
+    for name, folder in mapped.items():
         for init in (ROOT / folder).rglob("__init__.py"):
             rel = init.parent.relative_to(ROOT / folder)
             found.add(".".join([name, *rel.parts]))
