@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from .jsonvalue import escape_lone_surrogates
 from .targets import TargetOptions
 
 #: What a user is told when the tokenizer is not installed.
@@ -102,16 +102,9 @@ def _load_counter(encoding: str) -> Counter | None:
     def count(text: str) -> int:
         # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
         # \uXXXX escape, so that is what is counted.
-        return len(enc.encode(_LONE_SURROGATE.sub(_escaped, text), disallowed_special=()))
+        return len(enc.encode(escape_lone_surrogates(text), disallowed_special=()))
 
     return count
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _escaped(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
 
 
 def _compact(value: Any) -> str:

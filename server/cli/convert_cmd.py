@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import secrets
 import stat
 import sys
@@ -19,6 +18,7 @@ from typing import Any
 from toolcast.adapters.convert import Conversion, convert, convert_all
 from toolcast.adapters.document import LineIndex
 from toolcast.adapters.errors import ToolcastError
+from toolcast.adapters.jsonvalue import escape_lone_surrogates
 from toolcast.adapters.loading import LoadedTool, load_tools
 from toolcast.adapters.targets import SHAPES, TARGETS, TargetOptions
 
@@ -57,15 +57,12 @@ def read_source(path: str) -> str:
         raise ToolcastError(f"{path}: not UTF-8 (byte {exc.start})") from None
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def render(value: Any) -> str:
     """The exact text toolcast writes for converted JSON (the editor's export uses it too). A lone
     surrogate (valid in a JSON string as ``\\udXXX``, not encodable as UTF-8) stays an escape, so the
     text is always valid UTF-8 JSON meaning the same string."""
     text = json.dumps(value, indent=2, ensure_ascii=False)
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    return escape_lone_surrogates(text) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,7 +18,6 @@ import asyncio
 import json
 import logging
 import os
-import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from threading import Event
@@ -29,6 +28,7 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from toolcast.adapters.jsonvalue import escape_lone_surrogates
 
 from .diagnostics import RawJson
 from .framing import ByteSource, FrameReader
@@ -80,13 +80,6 @@ class _Malformed:
         self.id, self.code, self.message = msg_id, code, message
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
-
-
 def message_bytes(text: str) -> bytes:
     """A JSON text as UTF-8. A document can hold lone surrogates (a ``"\\ud800"`` escape is legal JSON on
     the wire, and quoted back in a message it is one code point UTF-8 cannot encode); JSON only puts
@@ -94,7 +87,7 @@ def message_bytes(text: str) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # rare: the fast path stays one encode
-        return _SURROGATE.sub(_escape, text).encode("utf-8")
+        return escape_lone_surrogates(text).encode("utf-8")
 
 
 class ToolcastProtocol(LanguageServerProtocol):
