@@ -108,11 +108,7 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
                 continue
             ptr = places.get(loss.pointer)
             if ptr is None:
-                try:
-                    ptr = lt.doc_pointer(loss.pointer)
-                except Exception:
-                    ptr = ""
-                ptr = places[loss.pointer] = nearest_existing(value, ptr)
+                ptr = places[loss.pointer] = loss_place(lt, value, loss)
             template = loss.message.replace(loss.target, "\0")
             groups.setdefault((code, ptr, template), []).append(loss)
     raws: list[Raw] = []
@@ -137,7 +133,18 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
     return raws
 
 
-def nearest_existing(value: Any, ptr: str) -> str:
+def loss_place(lt: Any, value: Any, loss: Loss) -> str:
+    """Where a loss is shown in the tool object ``value``: the place in the source its pointer came from,
+    or its nearest ancestor there (a keyword the converter added sits on its node); a pointer that does
+    not map sits on the tool. The loss findings and hover both place losses with it."""
+    try:
+        ptr = lt.doc_pointer(loss.pointer)
+    except Exception:
+        ptr = ""
+    return _nearest_existing(value, ptr)
+
+
+def _nearest_existing(value: Any, ptr: str) -> str:
     """The pointer itself, or its nearest ancestor present in the tool object."""
     sentinel = object()
     parts = jp.parts(ptr) if ptr.startswith("/") or ptr == "" else []

@@ -13,7 +13,7 @@ from typing import Any
 from toolcast.adapters import pointer as jp
 from toolcast.adapters.checks import CheckConfig, DocumentReport
 from toolcast.adapters.checks.api import ToolSummary
-from toolcast.adapters.checks.losses import changes_meaning, conversions, nearest_existing
+from toolcast.adapters.checks.losses import changes_meaning, conversions, loss_place
 from toolcast.adapters.cost import TokenCosts
 from toolcast.adapters.document import ParsedDocument
 from toolcast.adapters.losses import Action, Loss
@@ -54,13 +54,7 @@ def keyword_fates(value: Any, shape: str | None, pointer: str, config: CheckConf
     fates: dict[str, list[Loss]] = {}
     for lt, conv in conversions(value, shape, config):
         at = fates.setdefault(conv.target, [])
-        for loss in conv.losses:
-            try:
-                place = lt.doc_pointer(loss.pointer)
-            except Exception:  # as the checks do: a pointer that does not map sits on the tool
-                place = ""
-            if nearest_existing(value, place) == pointer:
-                at.append(loss)
+        at.extend(loss for loss in conv.losses if loss_place(lt, value, loss) == pointer)
     return fates
 
 
