@@ -53,10 +53,15 @@ class Method:
     note: str = ""
 
     @property
+    def encoding_label(self) -> str:
+        """``o200k`` / ``≈ cl100k`` (an approximation of a tokenizer that is not public)."""
+        short = self.encoding.removesuffix("_base")
+        return short if self.exact_encoding else "≈ " + short
+
+    @property
     def label(self) -> str:
         """``OpenAI, o200k`` / ``Anthropic, ≈ cl100k``."""
-        short = self.encoding.removesuffix("_base")
-        return f"{self.provider}, {short if self.exact_encoding else '≈ ' + short}"
+        return f"{self.provider}, {self.encoding_label}"
 
     @property
     def description(self) -> str:

@@ -326,7 +326,7 @@ def _cost_line(shown: str, costs: Any) -> str:
         return f"{head} {UNAVAILABLE}"
     parts = []
     for c in costs.totals:
-        encoding = c.method.label.split(", ", 1)[1]
+        encoding = c.method.encoding_label
         parts.append(f"{c.target} ≈ {c.tokens:,} ({encoding})" if c.tokens is not None else f"{c.target} {c.reason}")
     return f"{head} (estimate): " + ", ".join(parts)
 

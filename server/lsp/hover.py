@@ -36,7 +36,7 @@ def cost_lines(costs: TokenCosts, value: Any, shape: str | None, config: CheckCo
              "approximates it):"]
     for target in config.targets:
         cost = costs.tool(value, shape, target, config.options_for(target))
-        shown = f"≈ {cost.tokens:,} ({cost.method.label.split(', ', 1)[1]})" if cost.tokens is not None \
+        shown = f"≈ {cost.tokens:,} ({cost.method.encoding_label})" if cost.tokens is not None \
             else cost.reason
         lines.append(f"- {DISPLAY_NAMES[target]}: {shown}")
     return lines
