@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -87,18 +87,14 @@ def _is_text(value: str) -> bool:
 
 
 def _narrowed(config: Any, targets: Sequence[str] | None, select: Sequence[str], ignore: Sequence[str]) -> Any:
+    from toolcast.adapters.checks.config import is_code_like
+
     select, ignore = _listed(select), _listed(ignore)
     for code in (*select, *ignore):
-        if not (code.startswith("TC") and code[2:].isdigit() and len(code) <= 5):
+        if not is_code_like(code):
             raise ValueError(f"not a rule code or prefix: {code!r}")
-    if targets is not None:
-        wanted = tuple(check_target(t) for t in _listed(targets))
-        config = replace(config, targets=tuple(t for t in config.targets if t in wanted) or wanted)
-    if select:
-        config = replace(config, select=select)
-    if ignore:
-        config = replace(config, ignore=config.ignore + ignore)
-    return config
+    wanted = tuple(check_target(t) for t in _listed(targets)) if targets is not None else ()
+    return config.narrowed(wanted, select, ignore)
 
 
 def _listed(values: Sequence[str]) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -87,6 +87,20 @@ class CheckConfig:
     def options_for(self, target: str) -> TargetOptions:
         return self.target_options.get(target, TargetOptions())
 
+    def narrowed(self, targets: tuple[str, ...] = (), select: tuple[str, ...] = (),
+                 ignore: tuple[str, ...] = ()) -> CheckConfig:
+        """This configuration with a caller's own choice applied, as ``toolcast check --target/--select/--ignore``
+        and the library's ``check`` give it: ``targets`` keeps the configured ones among them (or, when none
+        is configured, takes them), ``select`` replaces the selection, ``ignore`` adds to the ignored codes."""
+        out = self
+        if targets:
+            out = replace(out, targets=tuple(t for t in out.targets if t in targets) or targets)
+        if select:
+            out = replace(out, select=select)
+        if ignore:
+            out = replace(out, ignore=out.ignore + ignore)
+        return out
+
     def is_enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
             return False
@@ -144,7 +158,7 @@ def _str_list(value: Any, source: str, key: str, problems: list[ConfigProblem]) 
     return tuple(value)
 
 
-def _code_like(value: str) -> bool:
+def is_code_like(value: str) -> bool:
     """A code or a code prefix: ``TC``, ``TC1``, ``TC10``, ``TC101``."""
     return value.startswith("TC") and len(value) <= 5 and value[2:].isdigit()
 
@@ -171,7 +185,7 @@ def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConf
     def check_codes(key: str, codes: tuple[str, ...]) -> tuple[str, ...]:
         good = []
         for c in codes:
-            if _code_like(c) and (len(c) < 5 or c in RULES):
+            if is_code_like(c) and (len(c) < 5 or c in RULES):
                 good.append(c)
             else:
                 problems.append(ConfigProblem(source, key, f"unknown rule code or prefix `{c}` in `{key}`"))

@@ -193,19 +193,14 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
 
     targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
-    cfg = _with_consumers(cfg, chosen)
-    if targets:
-        cfg = replace(cfg, targets=tuple(t for t in cfg.targets if t in targets) or targets)
-    if select:
-        cfg = replace(cfg, select=select)
-    if ignore:
-        cfg = replace(cfg, ignore=cfg.ignore + ignore)
-    return cfg, problems
+    return _with_consumers(cfg, chosen).narrowed(targets, select, ignore), problems
 
 
 def _bad_codes(args: argparse.Namespace) -> bool:
+    from toolcast.adapters.checks.config import is_code_like
+
     codes = _codes(args.select) + _codes(args.ignore)
-    bad = [c for c in codes if not (c.startswith("TC") and c[2:].isdigit() and len(c) <= 5)]
+    bad = [c for c in codes if not is_code_like(c)]
     if bad:
         print(f"toolcast check: not a rule code or prefix: {', '.join(bad)}", file=sys.stderr)
     return bool(bad)
