@@ -35,10 +35,8 @@ class Conversion:
 
     def sendable(self) -> dict[str, Any]:
         """The output, or ``ConversionError`` naming the rule and the place when toolcast refuses it."""
-        refused = self.refusal
-        if refused is not None:
-            raise ConversionError(self.target, "from_canonical", f"{refused.keyword}: {refused.message}",
-                                  refused.pointer)
+        if self.refusal is not None:
+            raise _refused(self.refusal)
         return self.output
 
 
@@ -57,11 +55,15 @@ class ListConversion:
     def sendable(self) -> Any:
         """The output, or ``ConversionError`` for the list or the first tool toolcast refuses."""
         if self.refusal is not None:
-            raise ConversionError(self.target, "from_canonical", f"{self.refusal.keyword}: {self.refusal.message}",
-                                  self.refusal.pointer)
+            raise _refused(self.refusal)
         for c in self.conversions:
             c.sendable()
         return self.output
+
+
+def _refused(loss: Loss) -> ConversionError:
+    """The error for a refusal: the target, the rule (or keyword) and the place."""
+    return ConversionError(loss.target, "from_canonical", f"{loss.keyword}: {loss.message}", loss.pointer)
 
 
 def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
