@@ -27,6 +27,8 @@ RULES: MappingProxyType[str, str] = MappingProxyType({
     "name": "§1.2, §2.2, §3.2, §4, §5.2, §6.1 (name pattern and length)",
     "description-length": "§1.2 (OpenAI: 'string too long … maximum length 1024')",
     "description-empty": "§6.1 (Bedrock ToolSpecification.description: min length 1)",
+    "tools-count": "OpenAI Chat Completions: 'array too long. Expected an array with maximum length 128' "
+                   "(zed-industries/zed#32946, anomalyco/opencode#4909)",
     "root-not-object": "§1.4, §1.5, §2.3, §3.2, §5.3, §6.1 (the root must be a `type: \"object\"` schema; "
                        "earendil-works/pi#8279 'inputSchema.json.type must be one of the following: object')",
     "root-composition": "§1.4 (OpenAI strict: root not `anyOf`), §2.3 (Anthropic, and Bedrock's Claude models: "
@@ -159,11 +161,20 @@ def first_violation(target: str, output: Any, unjudged: frozenset[str] = frozens
 GEMINI_MAX_DECLARATIONS = 512
 
 
+#: OpenAI Chat Completions: "Invalid 'tools': array too long. Expected an array with maximum length 128"
+#: (code array_above_max_length; zed-industries/zed#32946, anomalyco/opencode#4909). Responses is reported
+#: only from clients that may use either API (unclear), so it is a check there, not a refusal.
+OPENAI_MAX_TOOLS = 128
+
+
 def list_violation(target: str, count: int) -> Violation | None:
-    """A list of tools converted together (one request's tools): Gemini's declaration limit."""
+    """A list of tools converted together (one request's tools): Gemini's declaration limit, OpenAI Chat's
+    tool limit."""
     if target in ("gemini", "gemini-json") and count > GEMINI_MAX_DECLARATIONS:
         return Violation("declarations", "tools", "", f"{count} function declarations in one tool list "
                          f"(at most {GEMINI_MAX_DECLARATIONS})")
+    if target == "openai" and count > OPENAI_MAX_TOOLS:
+        return Violation("tools-count", "tools", "", f"{count} tools in one request (at most {OPENAI_MAX_TOOLS})")
     return None
 
 
