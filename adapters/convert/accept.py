@@ -29,6 +29,7 @@ RULES: MappingProxyType[str, str] = MappingProxyType({
     "description-empty": "§6.1 (Bedrock ToolSpecification.description: min length 1)",
     "tools-count": "OpenAI Chat Completions: 'array too long. Expected an array with maximum length 128' "
                    "(zed-industries/zed#32946, anomalyco/opencode#4909)",
+    "strict-tools": "§2.4 (Anthropic strict tool use: at most 20 strict tools per request)",
     "root-not-object": "§1.4, §1.5, §2.3, §3.2, §5.3, §6.1 (the root must be a `type: \"object\"` schema; "
                        "earendil-works/pi#8279 'inputSchema.json.type must be one of the following: object')",
     "root-composition": "§1.4 (OpenAI strict: root not `anyOf`), §2.3 (Anthropic, and Bedrock's Claude models: "
@@ -167,14 +168,23 @@ GEMINI_MAX_DECLARATIONS = 512
 OPENAI_MAX_TOOLS = 128
 
 
-def list_violation(target: str, count: int) -> Violation | None:
-    """A list of tools converted together (one request's tools): Gemini's declaration limit, OpenAI Chat's
-    tool limit."""
+#: Anthropic strict tool use: at most 20 strict tools in one request (§2.4; the checks' TC605).
+ANTHROPIC_MAX_STRICT_TOOLS = 20
+
+
+def list_violation(target: str, items: list[Any]) -> Violation | None:
+    """A list of tools converted together (one request's tools, each in ``target``'s envelope): Gemini's
+    declaration limit, OpenAI Chat's tool limit, Anthropic's limit on strict tools."""
+    count = len(items)
     if target in ("gemini", "gemini-json") and count > GEMINI_MAX_DECLARATIONS:
         return Violation("declarations", "tools", "", f"{count} function declarations in one tool list "
                          f"(at most {GEMINI_MAX_DECLARATIONS})")
     if target == "openai" and count > OPENAI_MAX_TOOLS:
         return Violation("tools-count", "tools", "", f"{count} tools in one request (at most {OPENAI_MAX_TOOLS})")
+    strict = sum(1 for item in items if isinstance(item, dict) and item.get("strict") is True)
+    if target == "anthropic" and strict > ANTHROPIC_MAX_STRICT_TOOLS:
+        return Violation("strict-tools", "tools", "", f"{strict} strict tools in one request "
+                         f"(at most {ANTHROPIC_MAX_STRICT_TOOLS})")
     return None
 
 

@@ -151,7 +151,7 @@ def convert_all(tools: Sequence[CanonicalTool], target: str, options: TargetOpti
         output = {"tools": items}
     else:
         output = items
-    refused = list_violation(target, len(items))
+    refused = list_violation(target, items)
     return ListConversion(target, output, conversions, refused.loss(target) if refused is not None else None)
 
 

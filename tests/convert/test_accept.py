@@ -426,3 +426,23 @@ def test_more_tools_than_openai_chat_takes_are_refused_as_the_check_flags_them(t
     # Responses: the 128 is reported only from clients that may use either API (unclear): a warning, not a refusal.
     assert convert_all([CanonicalTool(f"f{i}", "d", parameters={"type": "object", "properties": {}})
                         for i in range(150)], "openai-responses").ok
+
+
+def test_more_strict_tools_than_anthropic_takes_are_refused_as_the_check_flags_them() -> None:
+    """providers.md §2.4: at most 20 strict tools in one request; the checks' TC605 says so, so a list of 21
+    strict tools is refused, and 20 (or 21 tools of which 20 strict) are written."""
+    def tools(n: int) -> list[dict[str, Any]]:
+        return [{"name": f"f{i}", "description": "d", "parameters": {"type": "object", "properties": {
+            "q": {"type": "string"}}, "required": ["q"], "additionalProperties": False},
+                 "x-toolcast": {"targets": {"anthropic": {"strict": True}}}} for i in range(n)]
+
+    for n, refused in ((20, False), (21, True)):
+        canonical = [load_tools(t)[0].tool for t in tools(n)]
+        whole = convert_all(canonical, "anthropic")
+        assert whole.ok is not refused and (whole.refusal is not None) is refused
+        config = CheckConfig(targets=("anthropic",))
+        codes = {f.code for f in check_document(json.dumps(tools(n)), config=config).findings}
+        assert ("TC605" in codes) == refused, codes
+    loose = [load_tools(t)[0].tool for t in tools(20)] + [CanonicalTool("g", "d", parameters={"type": "object",
+                                                                                         "properties": {}})]
+    assert convert_all(loose, "anthropic").ok
