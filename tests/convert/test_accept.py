@@ -382,15 +382,17 @@ def test_convert_mcp_refuses_a_live_servers_tool_the_provider_would_reject(tmp_p
     assert "cannot express tool 'city' (`schema-invalid` at /parameters/properties/tags/items)" in last, last
 
 
+def _many(n: int) -> list[dict[str, Any]]:
+    """``n`` small distinct tools, as one request's list."""
+    return [{"name": f"f{i}", "description": "d", "parameters": {"type": "object", "properties": {
+        "q": {"type": "string"}}}} for i in range(n)]
+
+
 def test_more_declarations_than_gemini_takes_are_refused_as_the_check_flags_them(tmp_path: Path) -> None:
     """providers.md §3.1: "Maximum 512 function declarations can be provided" (the checks' TC608)."""
-    def tools(n: int) -> list[dict[str, Any]]:
-        return [{"name": f"f{i}", "description": "d", "parameters": {"type": "object", "properties": {
-            "q": {"type": "string"}}}} for i in range(n)]
-
     for n, refused in ((512, False), (513, True)):
         src = tmp_path / f"{n}.json"
-        src.write_text(json.dumps(tools(n)), encoding="utf-8")
+        src.write_text(json.dumps(_many(n)), encoding="utf-8")
         for target in ("gemini", "gemini-json"):
             run = _convert(src, "--to", target)
             assert run.returncode == (2 if refused else 0), (n, target, run.stderr[-300:])
@@ -398,7 +400,7 @@ def test_more_declarations_than_gemini_takes_are_refused_as_the_check_flags_them
                 assert not run.stdout
                 assert run.stderr.strip().splitlines()[-1].startswith(
                     f"toolcast: {target} cannot take these tools together (`declarations`)")
-        codes = {f.code for f in check_document(json.dumps(tools(n)), config=CheckConfig(targets=("gemini",))).findings}
+        codes = {f.code for f in check_document(json.dumps(_many(n)), config=CheckConfig(targets=("gemini",))).findings}
         assert ("TC608" in codes) == refused, codes
     with pytest.raises(ConversionError, match="declarations"):
         convert_all([CanonicalTool(f"f{i}", "d", parameters={"type": "object", "properties": {}})
@@ -408,20 +410,16 @@ def test_more_declarations_than_gemini_takes_are_refused_as_the_check_flags_them
 def test_more_tools_than_openai_chat_takes_are_refused_as_the_check_flags_them(tmp_path: Path) -> None:
     """"Invalid 'tools': array too long. Expected an array with maximum length 128" (zed-industries/zed#32946,
     anomalyco/opencode#4909): check reports TC901, so convert must not write the list with exit 0."""
-    def tools(n: int) -> list[dict[str, Any]]:
-        return [{"name": f"f{i}", "description": "d", "parameters": {"type": "object", "properties": {
-            "q": {"type": "string"}}}} for i in range(n)]
-
     for n, refused in ((128, False), (129, True)):
         src = tmp_path / f"{n}.json"
-        src.write_text(json.dumps(tools(n)), encoding="utf-8")
+        src.write_text(json.dumps(_many(n)), encoding="utf-8")
         run = _convert(src, "--to", "openai")
         assert run.returncode == (2 if refused else 0), (n, run.stderr[-300:])
         if refused:
             assert not run.stdout
             assert run.stderr.strip().splitlines()[-1].startswith(
                 "toolcast: openai cannot take these tools together (`tools-count`)")
-        codes = {f.code for f in check_document(json.dumps(tools(n)), config=CheckConfig(targets=("openai",))).findings}
+        codes = {f.code for f in check_document(json.dumps(_many(n)), config=CheckConfig(targets=("openai",))).findings}
         assert ("TC901" in codes) == refused, codes
     # Responses: the 128 is reported only from clients that may use either API (unclear): a warning, not a refusal.
     assert convert_all([CanonicalTool(f"f{i}", "d", parameters={"type": "object", "properties": {}})
