@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
-from ..checks.fast_meta import certainly_valid
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
+from ..schema.fast_meta import certainly_valid
 from .walker import (
     _JSON_TYPES,
     _LIST,
