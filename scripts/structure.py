@@ -108,8 +108,10 @@ def _function_lengths(module: str, tree: ast.AST) -> Iterator[tuple[str, int]]:
     yield from visit(tree, f"{module}:")
 
 
-def _private_imports(module: str, tree: ast.AST) -> Iterator[str]:
-    package = module if module.count(".") == 0 else module.rsplit(".", 1)[0]
+def private_imports(module: str, path: Path) -> Iterator[str]:
+    """``from toolcast.x import _name`` (absolute or relative) in ``module``'s source, for another module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     for node in ast.walk(tree):
         if not isinstance(node, ast.ImportFrom):
             continue
@@ -131,7 +133,7 @@ def measure() -> Figures:
         text = path.read_text(encoding="utf-8")
         tree = ast.parse(text)
         figures.type_ignores += text.count("# type: ignore")
-        figures.private_imports.extend(_private_imports(module, tree))
+        figures.private_imports.extend(private_imports(module, path))
         figures.long_functions.extend((n, size) for n, size in _function_lengths(module, tree) if size > LONG)
     figures.long_functions.sort(key=lambda item: -item[1])
     with package_view() as view:
