@@ -158,7 +158,7 @@ def _array_items(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr:
 
 def _draft07() -> Any:
     """A validator of schemas against the draft-07 meta-schema (cheap to build; no module-level cache)."""
-    from jsonschema import Draft7Validator  # type: ignore[import-untyped]
+    from jsonschema import Draft7Validator
 
     return Draft7Validator(Draft7Validator.META_SCHEMA)
 

@@ -9,8 +9,8 @@ from urllib.parse import unquote, urlsplit
 
 import referencing
 import referencing.exceptions
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from jsonschema import Draft7Validator, Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema import Draft7Validator, Draft202012Validator
 
 from .. import pointer as jp
 from ..losses import Action, Effect, Loss
@@ -349,7 +349,7 @@ def _judge_meta(draft7: bool, schema: Any, doubt: bool) -> tuple[str, str] | Non
         return None
     if json_depth(schema, MAX_VALIDATION_DEPTH) > MAX_VALIDATION_DEPTH:
         return "", f"nested deeper than {MAX_VALIDATION_DEPTH} levels: toolcast cannot validate it"
-    from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+    from jsonschema.exceptions import best_match
 
     error = best_match(_validator(draft7).iter_errors(schema))
     if error is None:
