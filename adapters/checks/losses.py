@@ -64,9 +64,9 @@ def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tupl
     to be sent (``convert.shared``)."""
     # Imported here (the converter imports the checks' configuration); a failure to import is a bug
     # to see, never a reason to report no losses.
-    from ..convert import convert  # type: ignore[attr-defined,unused-ignore]
+    from ..convert import convert
     from ..convert.shared import SharedLowering
-    from ..loading import load_tools  # type: ignore[attr-defined,unused-ignore]
+    from ..loading import load_tools
 
     try:
         loaded = load_tools(value, shape if shape not in (None, "canonical") else None)
