@@ -133,7 +133,7 @@ class _Progress:
 def _content_is_tools(report: Any) -> bool:
     """A .json file outside the globs counts when it holds tools with a parameters schema (so that a
     package.json with a `name` and a `description` is not taken for a tool)."""
-    from toolcast.adapters.rules.codes import PARAMETERS_MISSING
+    from toolcast.adapters.checks import PARAMETERS_MISSING
 
     return bool(report.is_tool_file and report.tools and not any(f.code == PARAMETERS_MISSING for f in report.findings))
 
@@ -189,7 +189,7 @@ def _with_consumers(cfg: Any, chosen: ConsumerOverrides) -> Any:
 def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any, list[Any]]:
     """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
     with the command line's --target, --select and --ignore applied; and its problems."""
-    from toolcast.adapters.checks.config import load_config
+    from toolcast.adapters.checks import load_config
 
     targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
@@ -197,7 +197,7 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
 
 
 def _bad_codes(args: argparse.Namespace) -> bool:
-    from toolcast.adapters.checks.config import is_code_like
+    from toolcast.adapters.checks import is_code_like
 
     codes = _codes(args.select) + _codes(args.ignore)
     bad = [c for c in codes if not is_code_like(c)]
@@ -245,9 +245,7 @@ def _lift_trailing_for(args: argparse.Namespace) -> None:
 
 def run_server(args: argparse.Namespace) -> int:
     """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
-    from toolcast.adapters.checks import Analyzer
-    from toolcast.adapters.checks.engine import config_findings
-    from toolcast.adapters.checks.formats import Located
+    from toolcast.adapters.checks import Analyzer, Located, config_findings
 
     from .mcp_common import fetch_document, live_location
 
@@ -288,8 +286,7 @@ def _judged_by(cfg: Any) -> str:
 
 
 def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:
-    from toolcast.adapters.checks.formats import Located
-    from toolcast.adapters.checks.positions import Positions
+    from toolcast.adapters.checks import Located, Positions
 
     findings.sort(key=lambda x: (x.span[0], x.span[1], x.code))
     pos = Positions(text) if findings else None
@@ -330,8 +327,7 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
           costs: list[tuple[str, Any]] | None = None) -> int:
     """Print ``located`` in the chosen format (with ``costs``, the token estimates of each file or server);
     the exit status."""
-    from toolcast.adapters.checks.formats import as_github, as_human, as_json, as_sarif, record
-    from toolcast.adapters.rules.findings import Severity
+    from toolcast.adapters.checks import Severity, as_github, as_human, as_json, as_sarif, record
 
     if args.format == "json" and costs is not None and getattr(args, "cost", False):
         import json
@@ -374,11 +370,15 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
 
 
 def run_files(args: argparse.Namespace) -> int:
-    from toolcast.adapters.checks import CheckConfig, check_names_across
-    from toolcast.adapters.checks.engine import config_findings
-    from toolcast.adapters.checks.files import is_tool_file_name, walk_files
-    from toolcast.adapters.checks.formats import Located
-    from toolcast.adapters.rules.findings import Finding
+    from toolcast.adapters.checks import (
+        CheckConfig,
+        Finding,
+        Located,
+        check_names_across,
+        config_findings,
+        is_tool_file_name,
+        walk_files,
+    )
 
     status = 0
     configs: dict[Path, tuple[CheckConfig, list[Any]]] = {}
@@ -447,7 +447,7 @@ def run_files(args: argparse.Namespace) -> int:
     located: list[Located] = []
     costs: list[tuple[str, Any]] | None = None
     if args.cost:
-        from toolcast.adapters.checks.analyzer import Analyzer
+        from toolcast.adapters.checks import Analyzer
 
         estimator = Analyzer()  # the parses and token counts of the estimates only
         costs = [(shown, _document_costs(estimator, texts[shown], report, config_for(Path(shown))))
@@ -493,7 +493,7 @@ def _check_one(path: Path, explicit: bool, config_of: Callable[[Path], Any], ana
 
 def _check_serial(candidates: list[tuple[Path, bool]], config_of: Callable[[Path], Any],
                   progress: _Progress) -> list[Outcome]:
-    from toolcast.adapters.checks.analyzer import Analyzer
+    from toolcast.adapters.checks import Analyzer
 
     out = []
     analyzer = Analyzer()  # every cache of this run's checks
@@ -513,7 +513,7 @@ def check_batch(batch: list[tuple[str, bool]], overrides: Overrides) -> list[Out
             configs[folder] = _configured(folder, overrides)[0]
         return configs[folder]
 
-    from toolcast.adapters.checks.analyzer import Analyzer
+    from toolcast.adapters.checks import Analyzer
 
     analyzer = Analyzer()  # this worker's share of the run
     return [_check_one(Path(path), explicit, config_of, analyzer) for path, explicit in batch]
@@ -570,7 +570,7 @@ def _start_method() -> str:
 def _warm_up(candidates: list[tuple[Path, bool]], overrides: Overrides) -> None:
     """Check one small tool before the workers fork, so that each starts with the checks, converters and
     validators imported and set up (under 'spawn' the workers do this themselves)."""
-    from toolcast.adapters.checks.api import check_document
+    from toolcast.adapters.checks import check_document
 
     tool = ('{"name": "warm_up", "description": "Set-up before the workers start.", "parameters": '
             '{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}')

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as t
-from toolcast.adapters.checks.request_checks import is_request as is_request_value
+from toolcast.adapters.checks import is_request as is_request_value
 
 from .documents import Document, uri_to_path
 from .protocol import ErrorReply
@@ -35,7 +35,8 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
     from toolcast.adapters.convert import convert, convert_all
     from toolcast.adapters.loading import load_tools
     from toolcast.adapters.targets import export_file_name, source_stem
-    from toolcast.server.cli.convert_cmd import render
+
+    from ..output import render
 
     value = doc.parsed.value
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
@@ -279,7 +280,7 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
     dest = doc.path.parent / name
     if dest.exists() or dest.is_symlink():
         return ErrorReply(f"toolcast.export: {dest.name} exists; toolcast does not overwrite it", -32603)
-    from toolcast.server.cli.convert_cmd import write_atomic
+    from ..output import write_atomic
 
     try:
         write_atomic(dest, text, source=doc.path)
