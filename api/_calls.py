@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcast.adapters.errors import ConversionError
-from toolcast.adapters.messages import MessageFormatError, ToolCall, ToolSet, from_wire, map_calls
-from toolcast.adapters.messages.responses import RESPONSE_SOURCES
+from toolcast.adapters.messages import RESPONSE_SOURCES, MessageFormatError, ToolCall, ToolSet, from_wire, map_calls
 
 from ._adapt import Adapted, AdaptedList
 from ._inputs import plain_json

@@ -48,11 +48,15 @@ def check(source: Any, *, targets: Sequence[str] | None = None, select: Sequence
     JSON/JSONC text when it starts with ``{``, ``[`` or a comment and a file's path otherwise; or a tool value
     (dict, list or SDK object). ``targets`` narrows the providers checked, ``select``/``ignore`` the rule codes
     or code prefixes, as ``toolcast check --target/--select/--ignore`` do."""
-    from toolcast.adapters.checks.api import check_document
-    from toolcast.adapters.checks.config import CheckConfig, load_config
-    from toolcast.adapters.checks.engine import config_findings
-    from toolcast.adapters.checks.formats import Located, record
-    from toolcast.adapters.checks.positions import Positions
+    from toolcast.adapters.checks import (
+        CheckConfig,
+        Located,
+        Positions,
+        check_document,
+        config_findings,
+        load_config,
+        record,
+    )
 
     shown, text, path = _document(source)
     config, problems = load_config(path.parent) if path is not None else (CheckConfig(), [])
@@ -88,7 +92,7 @@ def _is_text(value: str) -> bool:
 
 
 def _narrowed(config: Any, targets: Sequence[str] | None, select: Sequence[str], ignore: Sequence[str]) -> Any:
-    from toolcast.adapters.checks.config import is_code_like
+    from toolcast.adapters.checks import is_code_like
 
     select, ignore = _listed(select), _listed(ignore)
     for code in (*select, *ignore):

@@ -105,7 +105,7 @@ def render_document(document: dict[str, Any]) -> str:
 
 
 def _tool_from(out: bytes, shown: str) -> dict[str, Any]:
-    from toolcast.adapters.loading.read import iter_tool_objects
+    from toolcast.adapters.loading import iter_tool_objects
 
     try:
         text = out.decode("utf-8-sig")

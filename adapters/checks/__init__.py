@@ -11,19 +11,42 @@ from .. import rules as _rules  # noqa: F401  (registers every rule in RULES)
 from ..lazy import exports
 
 if TYPE_CHECKING:
+    from ..rules.codes import PARAMETERS_MISSING
     from ..rules.findings import Finding, Fix, Related, Severity, TextEdit
     from ..rules.registry import RULES, Rule, rule_url
     from .analyzer import Analyzer
     from .api import check_document, check_names_across, summarize_document
-    from .config import DEFAULT_GLOBS, CheckConfig, ConfigProblem, config_from_mapping, load_config
+    from .config import (
+        DEFAULT_GLOBS,
+        CheckConfig,
+        ConfigProblem,
+        ConfigReadError,
+        config_from_mapping,
+        find_config_file,
+        is_code_like,
+        load_config,
+    )
+    from .engine import config_findings, is_jsonc
+    from .files import is_tool_file_name, tool_files_under, walk_files
+    from .formats import Located, as_github, as_human, as_json, as_sarif, record
+    from .losses import changes_meaning, conversions, loss_place
+    from .positions import Positions
     from .report import DocumentReport, FindingBlock, ToolSummary
+    from .request_checks import is_request
 
 _WHERE = {
     "Analyzer": "analyzer",
     "DocumentReport": "report", "FindingBlock": "report", "ToolSummary": "report", "check_document": "api",
     "check_names_across": "api", "summarize_document": "api",
     "DEFAULT_GLOBS": "config", "CheckConfig": "config", "ConfigProblem": "config", "config_from_mapping": "config",
-    "load_config": "config",
+    "load_config": "config", "ConfigReadError": "config", "find_config_file": "config", "is_code_like": "config",
+    "config_findings": "engine", "is_jsonc": "engine",
+    "is_tool_file_name": "files", "tool_files_under": "files", "walk_files": "files",
+    "Located": "formats", "as_github": "formats", "as_human": "formats", "as_json": "formats",
+    "as_sarif": "formats", "record": "formats",
+    "changes_meaning": "losses", "conversions": "losses", "loss_place": "losses",
+    "Positions": "positions", "is_request": "request_checks",
+    "PARAMETERS_MISSING": "..rules.codes",
     "Finding": "..rules.findings", "Fix": "..rules.findings", "Related": "..rules.findings",
     "Severity": "..rules.findings", "TextEdit": "..rules.findings",
     "RULES": "..rules.registry", "Rule": "..rules.registry", "rule_url": "..rules.registry",
@@ -31,25 +54,45 @@ _WHERE = {
 
 __all__ = [
     "DEFAULT_GLOBS",
+    "PARAMETERS_MISSING",
     "RULES",
     "Analyzer",
     "CheckConfig",
     "ConfigProblem",
+    "ConfigReadError",
     "DocumentReport",
     "Finding",
     "FindingBlock",
     "Fix",
+    "Located",
+    "Positions",
     "Related",
     "Rule",
     "Severity",
     "TextEdit",
     "ToolSummary",
+    "as_github",
+    "as_human",
+    "as_json",
+    "as_sarif",
+    "changes_meaning",
     "check_document",
     "check_names_across",
+    "config_findings",
     "config_from_mapping",
+    "conversions",
+    "find_config_file",
+    "is_code_like",
+    "is_jsonc",
+    "is_request",
+    "is_tool_file_name",
     "load_config",
+    "loss_place",
+    "record",
     "rule_url",
     "summarize_document",
+    "tool_files_under",
+    "walk_files",
 ]
 
 

@@ -15,9 +15,12 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolcast.adapters.checks import CheckConfig
 
 _FORMATS = ("human", "json", "sarif", "github")
 _PROGRESS_MIN_FILES = 20
@@ -133,7 +136,7 @@ class _Progress:
 def _content_is_tools(report: Any) -> bool:
     """A .json file outside the globs counts when it holds tools with a parameters schema (so that a
     package.json with a `name` and a `description` is not taken for a tool)."""
-    from toolcast.adapters.rules.codes import PARAMETERS_MISSING
+    from toolcast.adapters.checks import PARAMETERS_MISSING
 
     return bool(report.is_tool_file and report.tools and not any(f.code == PARAMETERS_MISSING for f in report.findings))
 
@@ -189,7 +192,7 @@ def _with_consumers(cfg: Any, chosen: ConsumerOverrides) -> Any:
 def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any, list[Any]]:
     """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
     with the command line's --target, --select and --ignore applied; and its problems."""
-    from toolcast.adapters.checks.config import load_config
+    from toolcast.adapters.checks import load_config
 
     targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
@@ -197,7 +200,7 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
 
 
 def _bad_codes(args: argparse.Namespace) -> bool:
-    from toolcast.adapters.checks.config import is_code_like
+    from toolcast.adapters.checks import is_code_like
 
     codes = _codes(args.select) + _codes(args.ignore)
     bad = [c for c in codes if not is_code_like(c)]
@@ -245,9 +248,7 @@ def _lift_trailing_for(args: argparse.Namespace) -> None:
 
 def run_server(args: argparse.Namespace) -> int:
     """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
-    from toolcast.adapters.checks import Analyzer
-    from toolcast.adapters.checks.engine import config_findings
-    from toolcast.adapters.checks.formats import Located
+    from toolcast.adapters.checks import Analyzer, Located, config_findings
 
     from .mcp_common import fetch_document, live_location
 
@@ -288,8 +289,7 @@ def _judged_by(cfg: Any) -> str:
 
 
 def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:
-    from toolcast.adapters.checks.formats import Located
-    from toolcast.adapters.checks.positions import Positions
+    from toolcast.adapters.checks import Located, Positions
 
     findings.sort(key=lambda x: (x.span[0], x.span[1], x.code))
     pos = Positions(text) if findings else None
@@ -330,8 +330,7 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
           costs: list[tuple[str, Any]] | None = None) -> int:
     """Print ``located`` in the chosen format (with ``costs``, the token estimates of each file or server);
     the exit status."""
-    from toolcast.adapters.checks.formats import as_github, as_human, as_json, as_sarif, record
-    from toolcast.adapters.rules.findings import Severity
+    from toolcast.adapters.checks import Severity, as_github, as_human, as_json, as_sarif, record
 
     if args.format == "json" and costs is not None and getattr(args, "cost", False):
         import json
@@ -374,38 +373,61 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
 
 
 def run_files(args: argparse.Namespace) -> int:
-    from toolcast.adapters.checks import CheckConfig, check_names_across
-    from toolcast.adapters.checks.engine import config_findings
-    from toolcast.adapters.checks.files import is_tool_file_name, walk_files
-    from toolcast.adapters.checks.formats import Located
-    from toolcast.adapters.rules.findings import Finding
-
-    status = 0
-    configs: dict[Path, tuple[CheckConfig, list[Any]]] = {}
-    config_problems: dict[str, list[Any]] = {}
-
-    def folder_config(folder: Path) -> CheckConfig:
-        """Resolved once per folder (the search for toolcast.toml / pyproject.toml upwards included)."""
-        if folder not in configs:
-            cfg, problems = _configured(folder, args)
-            if problems:
-                config_problems.setdefault(problems[0].source, problems)
-            configs[folder] = (cfg, problems)
-        return configs[folder][0]
-
-    def config_for(path: Path) -> CheckConfig:
-        return folder_config(path if path.is_dir() else path.parent)
-
     if _bad_codes(args):
         return 2
+    configs = _FolderConfigs(args)
+    candidates, status = _candidates(args.paths, configs)
+    checked = _check_files(args, candidates, configs)
+    located = _located_in_files(args, configs, checked)
+    summary = f"{len(checked.reports)} file(s) checked"
+    if checked.skipped:
+        # Every file the walk looked at is accounted for: name a file or match it with `globs` to check it.
+        summary += (f"; {checked.skipped} other JSON file(s) skipped (no tool with a parameters schema; name them "
+                    "or add a glob)")
+    return _emit(located, args, summary, status or checked.status, costs=_file_costs(args, configs, checked))
 
-    # Which files: explicit files always; in folders, glob matches always and other .json/.jsonc only
-    # when their content turns out to be a tool file.
+
+class _FolderConfigs:
+    """The run's configuration of each folder, resolved once per folder (the search for toolcast.toml /
+    pyproject.toml upwards included), and the problems of each configuration file, in the order met."""
+
+    __slots__ = ("args", "configs", "problems")
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.configs: dict[Path, CheckConfig] = {}
+        self.problems: dict[str, list[Any]] = {}
+
+    def of_folder(self, folder: Path) -> CheckConfig:
+        if folder not in self.configs:
+            cfg, problems = _configured(folder, self.args)
+            if problems:
+                self.problems.setdefault(problems[0].source, problems)
+            self.configs[folder] = cfg
+        return self.configs[folder]
+
+    def of_path(self, path: Path) -> CheckConfig:
+        return self.of_folder(path if path.is_dir() else path.parent)
+
+    def first(self) -> CheckConfig:
+        """The first folder's configuration (the defaults when none was read): the checks across files'."""
+        from toolcast.adapters.checks import CheckConfig
+
+        return next(iter(self.configs.values())) if self.configs else CheckConfig()
+
+
+def _candidates(paths: Sequence[str], configs: _FolderConfigs) -> tuple[list[tuple[Path, bool]], int]:
+    """Which files, each with whether it was named: explicit files always; in folders, glob matches always
+    and other .json/.jsonc only when their content turns out to be a tool file. The status is 2 when a
+    path is neither a file nor a folder (said on stderr)."""
+    from toolcast.adapters.checks import is_tool_file_name, walk_files
+
     candidates: list[tuple[Path, bool]] = []
-    for arg in args.paths:
+    status = 0
+    for arg in paths:
         p = Path(arg)
         if p.is_dir():
-            cfg = config_for(p)
+            cfg = configs.of_path(p)
             for f in walk_files(p):
                 if is_tool_file_name(f, p, cfg.globs):
                     candidates.append((f, True))
@@ -416,53 +438,73 @@ def run_files(args: argparse.Namespace) -> int:
         else:
             print(f"toolcast check: {arg}: no such file or folder", file=sys.stderr)
             status = 2
+    return candidates, status
 
+
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """What checking the files gave: each tool file's report and text (by the name shown), how many other
+    JSON files were skipped, and the status (2: a named file could not be read)."""
+
+    reports: dict[str, Any]
+    texts: dict[str, str]
+    skipped: int  # .json/.jsonc files outside the globs that hold no tool with a schema
+    status: int
+
+
+def _check_files(args: argparse.Namespace, candidates: list[tuple[Path, bool]], configs: _FolderConfigs) -> _Checked:
+    """The candidates checked, in this process or by worker processes (``--jobs``), with a progress bar."""
     progress = _Progress(
         len(candidates),
         not args.no_progress and sys.stderr.isatty() and len(candidates) >= _PROGRESS_MIN_FILES,
     )
-    reports: dict[str, Any] = {}
-    texts: dict[str, str] = {}
-    skipped = 0  # .json/.jsonc files outside the globs that hold no tool with a schema
     jobs = _workers(args.jobs, candidates)
     outcomes = (_check_parallel(candidates, _overrides(args), jobs, progress) if jobs > 1
-                else _check_serial(candidates, folder_config, progress))
+                else _check_serial(candidates, configs.of_folder, progress))
+    reports: dict[str, Any] = {}
+    texts: dict[str, str] = {}
+    skipped = status = 0
     for (path, explicit), (kind, value, text) in zip(candidates, outcomes, strict=True):
         if kind == "unreadable":
             if explicit:
                 print(f"toolcast check: {path}: {value}", file=sys.stderr)
                 status = 2
             continue
-        folder_config(path.parent)  # in the files' order, so configuration problems are listed alike
+        configs.of_folder(path.parent)  # in the files' order, so configuration problems are listed alike
         if kind == "skipped":
             skipped += 1
             continue
         reports[str(path)] = value
         texts[str(path)] = text
     progress.close()
+    return _Checked(reports, texts, skipped, status)
 
-    first_cfg = configs[next(iter(configs))][0] if configs else CheckConfig()
-    across = check_names_across(reports, first_cfg) if len(reports) > 1 else {}
 
-    located: list[Located] = []
-    costs: list[tuple[str, Any]] | None = None
-    if args.cost:
-        from toolcast.adapters.checks.analyzer import Analyzer
+def _located_in_files(args: argparse.Namespace, configs: _FolderConfigs, checked: _Checked) -> list[Any]:
+    """Every finding placed: the configuration files' problems first, then each file's findings with those
+    across files (names two files share)."""
+    from toolcast.adapters.checks import Located, check_names_across, config_findings
 
-        estimator = Analyzer()  # the parses and token counts of the estimates only
-        costs = [(shown, _document_costs(estimator, texts[shown], report, config_for(Path(shown))))
-                 for shown, report in reports.items()]
-    for source, problems in config_problems.items():
-        for problem in config_findings(problems):
-            located.append(Located(source, problem, 1, 1, 1, 1))
+    reports = checked.reports
+    across = check_names_across(reports, configs.first()) if len(reports) > 1 else {}
+    located: list[Located] = [Located(source, problem, 1, 1, 1, 1) for source, problems in configs.problems.items()
+                              for problem in config_findings(problems)]
     for shown, report in reports.items():
-        findings: list[Finding] = list(report.findings) + list(across.get(shown, ()))
-        located.extend(_locate(shown, texts[shown], findings, args.format))
-    summary = f"{len(reports)} file(s) checked"
-    if skipped:
-        # Every file the walk looked at is accounted for: name a file or match it with `globs` to check it.
-        summary += f"; {skipped} other JSON file(s) skipped (no tool with a parameters schema; name them or add a glob)"
-    return _emit(located, args, summary, status, costs=costs)
+        findings = list(report.findings) + list(across.get(shown, ()))
+        located.extend(_locate(shown, checked.texts[shown], findings, args.format))
+    return located
+
+
+def _file_costs(args: argparse.Namespace, configs: _FolderConfigs, checked: _Checked,
+                ) -> list[tuple[str, Any]] | None:
+    """``--cost``: each file's token estimates, with the configuration of its folder."""
+    if not args.cost:
+        return None
+    from toolcast.adapters.checks import Analyzer
+
+    estimator = Analyzer()  # the parses and token counts of the estimates only
+    return [(shown, _document_costs(estimator, checked.texts[shown], report, configs.of_path(Path(shown))))
+            for shown, report in checked.reports.items()]
 
 
 # -- checking the files: in this process, or in worker processes ---------------------------------------
@@ -493,7 +535,7 @@ def _check_one(path: Path, explicit: bool, config_of: Callable[[Path], Any], ana
 
 def _check_serial(candidates: list[tuple[Path, bool]], config_of: Callable[[Path], Any],
                   progress: _Progress) -> list[Outcome]:
-    from toolcast.adapters.checks.analyzer import Analyzer
+    from toolcast.adapters.checks import Analyzer
 
     out = []
     analyzer = Analyzer()  # every cache of this run's checks
@@ -513,7 +555,7 @@ def check_batch(batch: list[tuple[str, bool]], overrides: Overrides) -> list[Out
             configs[folder] = _configured(folder, overrides)[0]
         return configs[folder]
 
-    from toolcast.adapters.checks.analyzer import Analyzer
+    from toolcast.adapters.checks import Analyzer
 
     analyzer = Analyzer()  # this worker's share of the run
     return [_check_one(Path(path), explicit, config_of, analyzer) for path, explicit in batch]
@@ -570,7 +612,7 @@ def _start_method() -> str:
 def _warm_up(candidates: list[tuple[Path, bool]], overrides: Overrides) -> None:
     """Check one small tool before the workers fork, so that each starts with the checks, converters and
     validators imported and set up (under 'spawn' the workers do this themselves)."""
-    from toolcast.adapters.checks.api import check_document
+    from toolcast.adapters.checks import check_document
 
     tool = ('{"name": "warm_up", "description": "Set-up before the workers start.", "parameters": '
             '{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}')

@@ -7,20 +7,21 @@ live MCP server lists; its losses are located as ``mcp:<server>/<tool>#<pointer 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import secrets
-import stat
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolcast.adapters.convert import Conversion, convert, convert_all
 from toolcast.adapters.document import LineIndex
 from toolcast.adapters.errors import ToolcastError
-from toolcast.adapters.jsonvalue import escape_lone_surrogates
 from toolcast.adapters.loading import LoadedTool, load_tools
 from toolcast.adapters.targets import SHAPES, TARGETS, TargetOptions
+
+from ..output import render, write_atomic
+
+if TYPE_CHECKING:
+    from toolcast.adapters.document import ParsedDocument
 
 
 def register(sub: Any) -> None:
@@ -57,106 +58,146 @@ def read_source(path: str) -> str:
         raise ToolcastError(f"{path}: not UTF-8 (byte {exc.start})") from None
 
 
-def render(value: Any) -> str:
-    """The exact text toolcast writes for converted JSON (the editor's export uses it too). A lone
-    surrogate (valid in a JSON string as ``\\udXXX``, not encodable as UTF-8) stays an escape, so the
-    text is always valid UTF-8 JSON meaning the same string."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    return escape_lone_surrogates(text) + "\n"
-
-
 def run(args: argparse.Namespace) -> int:
+    if not _model_known(args):
+        return 2
+    named, live = _tool_source(args)
+    if not named:
+        return 2
+    try:
+        text, parsed, loaded = _loaded_tools(args, live)
+        options = TargetOptions(strict=args.strict, gemini_type_case=args.gemini_type_case)
+        converted = _converted(args, loaded, options)
+    except ToolcastError as exc:  # e.g. a broken provider profile: a message, never a traceback
+        print(f"toolcast: {exc}", file=sys.stderr)
+        return 2
+    records = _loss_records(args.file, text, parsed, loaded, converted.conversions, live)
+    if args.model is not None and not _model_rules_pass(args, text, options, live):
+        return 2
+    if args.format == "json":
+        return _emit_json(args, loaded, converted, records)
+    return _emit_text(args, loaded, converted, records)
+
+
+def _model_known(args: argparse.Namespace) -> bool:
+    """``--model`` names a model toolcast knows (or is not given); an unknown one is said on stderr."""
+    if args.model is None:
+        return True
+    from toolcast.adapters.consumers import UnknownConsumer, model_family
+
+    try:
+        model_family(args.model)
+    except UnknownConsumer as exc:
+        print(f"toolcast convert: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def _tool_source(args: argparse.Namespace) -> tuple[bool, Any]:
+    """Where the tools come from: (True, None) for a tool file or standard input; (True, the listed
+    document) for a server or tool executables (``args.file`` becomes the name it is shown by); (False,
+    None) when none or more than one is given or the tools cannot be listed (said on stderr)."""
     from .mcp_common import wants_server
 
-    if args.model is not None:
-        from toolcast.adapters.consumers import UnknownConsumer, model_family
-
-        try:
-            model_family(args.model)
-        except UnknownConsumer as exc:
-            print(f"toolcast convert: {exc}", file=sys.stderr)
-            return 2
-    live = None
     if wants_server(args) or getattr(args, "mcp_command", None):
         if args.file is not None:
             print("toolcast convert: give a tool file, a server (--mcp / --mcp-url) or tool executables (--exec / "
                   "--exec-dir), not more than one", file=sys.stderr)
-            return 2
+            return False, None
         from .mcp_common import fetch_document
 
         live = fetch_document(args, "convert")
         if live is None or live.failures:  # a folder's failing executables: nothing is converted
-            return 2
+            return False, None
         args.file = live.shown
-    elif args.file is None:
+        return True, live
+    if args.file is None:
         print("toolcast convert: give a tool file (- for standard input), or a server: --mcp -- COMMAND [ARGS...] "
               "or --mcp-url URL", file=sys.stderr)
-        return 2
+        return False, None
+    return True, None
+
+
+def _loaded_tools(args: argparse.Namespace, live: Any) -> tuple[str, ParsedDocument, list[LoadedTool]]:
+    """The text, its parse and its tools (only ``--tool``'s when given); ToolcastError when the text is not
+    JSON or holds no such tool."""
     from toolcast.adapters.checks import Analyzer
 
-    try:
-        text = read_source(args.file) if live is None else live.text
-        parsed = Analyzer().parse(text)  # this run's analyzer: the file is parsed once
-        if parsed.errors:
-            e = parsed.errors[0]
-            line, col = LineIndex(text).position(e.start, "utf-32")
-            raise ToolcastError(f"{args.file}:{line + 1}:{col + 1}: invalid JSON: {e.message}")
-        loaded = load_tools(parsed.value, args.shape)
-        if args.tool is not None:
-            loaded = [lt for lt in loaded if lt.tool.name == args.tool]
-            if not loaded:
-                raise ToolcastError(f"{args.file}: no tool named {args.tool!r}")
-    except ToolcastError as exc:
-        print(f"toolcast: {exc}", file=sys.stderr)
-        return 2
-    options = TargetOptions(strict=args.strict, gemini_type_case=args.gemini_type_case)
-    # One tool file, or one executable's tool (`--exec`): the tool itself, not a list of one.
-    single = len(loaded) == 1 and (loaded[0].pointer == "" or bool(getattr(args, "exec", False)))
+    text = read_source(args.file) if live is None else live.text
+    parsed = Analyzer().parse(text)  # this run's analyzer: the file is parsed once
+    if parsed.errors:
+        e = parsed.errors[0]
+        line, col = LineIndex(text).position(e.start, "utf-32")
+        raise ToolcastError(f"{args.file}:{line + 1}:{col + 1}: invalid JSON: {e.message}")
+    loaded = load_tools(parsed.value, args.shape)
+    if args.tool is not None:
+        loaded = [lt for lt in loaded if lt.tool.name == args.tool]
+        if not loaded:
+            raise ToolcastError(f"{args.file}: no tool named {args.tool!r}")
+    return text, parsed, loaded
+
+
+@dataclass(frozen=True, slots=True)
+class _Converted:
+    """The conversions of the tools, the output to write, and a refusal of the list as a whole (a
+    provider's limit on one request's tools)."""
+
     conversions: tuple[Conversion, ...]
     output: Any
-    whole_refused: Any = None  # a refusal of the list as a whole (a provider's limit on one request's tools)
-    try:
-        if single or (args.tool is not None and len(loaded) == 1):
-            conversions = (convert(loaded[0].tool, args.to, options),)
-            output = conversions[0].output
-        else:
-            whole = convert_all([lt.tool for lt in loaded], args.to, options)
-            conversions, output, whole_refused = whole.conversions, whole.output, whole.refusal
-    except ToolcastError as exc:  # e.g. a broken provider profile: a message, never a traceback
-        print(f"toolcast: {exc}", file=sys.stderr)
-        return 2
+    refusal: Any
+    ok: bool  # nothing refused: the output is written
+
+
+def _converted(args: argparse.Namespace, loaded: list[LoadedTool], options: TargetOptions) -> _Converted:
+    # One tool file, or one executable's tool (`--exec`): the tool itself, not a list of one.
+    single = len(loaded) == 1 and (loaded[0].pointer == "" or bool(getattr(args, "exec", False)))
+    if single or (args.tool is not None and len(loaded) == 1):
+        conversion = convert(loaded[0].tool, args.to, options)
+        return _Converted((conversion,), conversion.output, None, conversion.ok)
+    whole = convert_all([lt.tool for lt in loaded], args.to, options)
+    return _Converted(whole.conversions, whole.output, whole.refusal,
+                      whole.refusal is None and all(c.ok for c in whole.conversions))
+
+
+def _loss_records(shown: str, text: str, parsed: ParsedDocument, loaded: list[LoadedTool],
+                  conversions: tuple[Conversion, ...], live: Any) -> list[dict[str, Any]]:
+    """Each loss as a record, placed in the document (with a server's or executable's location)."""
     index = LineIndex(text)
-    records = [_record(args.file, parsed, index, lt, loss)
+    records = [_record(shown, parsed, index, lt, loss)
                for lt, conv in zip(loaded, conversions, strict=True) for loss in conv.losses]
     if live is not None:
         from .mcp_common import live_location
 
         for r in records:
             r["location"] = live_location(live, r["document_pointer"])[0]
-    ok = whole_refused is None and all(c.ok for c in conversions)
-    if args.model is not None and not _model_rules_pass(args, text, options, live):
-        return 2
-    if args.format == "json":
-        roundtrip = [c.roundtrip for c in conversions]
-        payload = {"output": output if ok else None, "losses": records,
-                   "roundtrip": roundtrip[0] if len(roundtrip) == 1 else roundtrip}
-        if not ok:  # every exit 2 says why on stderr, whatever the format
-            print(_refusal_line(args.to, loaded, conversions, whole_refused), file=sys.stderr)
-        return _emit(args, render(payload), ok)
+    return records
+
+
+def _emit_json(args: argparse.Namespace, loaded: list[LoadedTool], converted: _Converted,
+               records: list[dict[str, Any]]) -> int:
+    roundtrip = [c.roundtrip for c in converted.conversions]
+    payload = {"output": converted.output if converted.ok else None, "losses": records,
+               "roundtrip": roundtrip[0] if len(roundtrip) == 1 else roundtrip}
+    if not converted.ok:  # every exit 2 says why on stderr, whatever the format
+        print(_refusal_line(args.to, loaded, converted.conversions, converted.refusal), file=sys.stderr)
+    return _emit(args, render(payload), converted.ok)
+
+
+def _emit_text(args: argparse.Namespace, loaded: list[LoadedTool], converted: _Converted,
+               records: list[dict[str, Any]]) -> int:
     for r in records:
         where = r.get("location") or f"{r['path']}:{r['line']}:{r['column']}"
         print(f"{where}: {r['target']}: {r['message']} ({r['action']}, {r['effect']})", file=sys.stderr)
-    if not ok:
-        print(_refusal_line(args.to, loaded, conversions, whole_refused), file=sys.stderr)
+    if not converted.ok:
+        print(_refusal_line(args.to, loaded, converted.conversions, converted.refusal), file=sys.stderr)
         return 2
-    return _emit(args, render(output), ok)
+    return _emit(args, render(converted.output), True)
 
 
 def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOptions, live: Any) -> bool:
     """``--model``: the model's rules (TC9xx) for the target, each on stderr; False (nothing written) when one
     says the model rejects the tools."""
-    from toolcast.adapters.checks import Analyzer, CheckConfig
-    from toolcast.adapters.rules.findings import Severity
+    from toolcast.adapters.checks import Analyzer, CheckConfig, Severity
 
     config = CheckConfig(targets=(args.to,), models=(args.model,), target_options={args.to: options},
                          select=("TC9",))  # the consumers' family only: the other checks are `check`'s
@@ -219,44 +260,3 @@ def _emit(args: argparse.Namespace, text: str, ok: bool) -> int:
     else:
         sys.stdout.write(text)
     return 0 if ok else 2
-
-
-def write_atomic(path: Path, text: str, source: Path | None) -> None:
-    """Write via a temporary file in the destination's folder and a rename; never over the input file.
-
-    A symlink is written through: its target gets the new text and the link stays a link. An existing
-    file keeps its mode; a new one gets the mode any new file gets (0666 less the umask: 0644 under
-    022), because the temporary file is created that way instead of with ``mkstemp``'s 0600."""
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    if source is not None and path.exists() and source.exists() and path.resolve() == source.resolve():
-        raise ToolcastError(f"{path}: refusing to overwrite the input file")
-    if path.is_dir():
-        raise ToolcastError(f"{path}: is a folder")
-    try:
-        mode: int | None = stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        mode = None
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = _create_temporary(path, folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ToolcastError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
-def _create_temporary(path: Path, folder: Path) -> tuple[int, Path]:
-    for _ in range(100):
-        tmp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
-        try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise ToolcastError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    raise ToolcastError(f"{path}: cannot write: no free temporary name in {folder}")

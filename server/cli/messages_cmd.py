@@ -15,17 +15,20 @@ from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.messages import (
     REQUEST_TARGETS,
     RESPONSE_SOURCES,
+    CallProblem,
     ProviderErrorResponse,
+    from_stream,
     from_wire,
     history_problems,
+    map_calls,
     request_from_json,
     response_to_json,
     to_wire,
+    tool_set,
 )
-from toolcast.adapters.messages.mapping import CallProblem, map_calls, tool_set
-from toolcast.adapters.messages.streams import from_stream
 
-from .convert_cmd import read_source, render
+from ..output import render
+from .convert_cmd import read_source
 
 
 def register(sub: Any) -> None:

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         from toolcast.adapters.errors import ToolcastError
 
-        from .convert_cmd import write_atomic
+        from ..output import write_atomic
 
         try:
             write_atomic(Path(args.out), live.text, source=None)

@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as t
-from toolcast.adapters.checks.request_checks import is_request as is_request_value
+from toolcast.adapters.checks import is_request as is_request_value
 
 from .documents import Document, uri_to_path
 from .protocol import ErrorReply
+from .quick_fixes import quick_fixes
 from .state import EAGER_EXPORT_TOOLS, ToolcastServer
+
+if TYPE_CHECKING:
+    from toolcast.adapters.checks import DocumentReport, ToolSummary
 
 log = logging.getLogger("toolcast.server")
 
@@ -35,7 +41,8 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
     from toolcast.adapters.convert import convert, convert_all
     from toolcast.adapters.loading import load_tools
     from toolcast.adapters.targets import export_file_name, source_stem
-    from toolcast.server.cli.convert_cmd import render
+
+    from ..output import render
 
     value = doc.parsed.value
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
@@ -103,104 +110,107 @@ def show_export_command(ls: ToolcastServer, *args: Any) -> Any:
 
 
 def code_action(ls: ToolcastServer, params: t.CodeActionParams) -> list[t.CodeAction]:
-    from toolcast.adapters.providers import DISPLAY_NAMES
-    from toolcast.adapters.targets import TARGETS
-
     doc = ls.documents.get(params.text_document.uri)
     if doc is None:
         return []
     only = params.context.only
-    actions: list[t.CodeAction] = []
 
     def wanted(kind: str) -> bool:
         return not only or any(kind == k or kind.startswith(f"{k}.") for k in only)
 
     report = ls.report(doc)
-    # Quick fixes for the diagnostics the client sends, computed for the current text: a diagnostic
-    # whose code and range no longer match a current finding (the text changed) gets none, and
-    # each edit names the version it was computed for, so a client refuses it once that is stale.
-    fixable = [d for d in params.context.diagnostics if isinstance(d.data, dict) and d.data.get("fixable")]
-    if report is not None and fixable and wanted("quickfix"):
-        enc = ls.encoding
-        current = {(f.code, f.span): f for f in report.findings if f.all_fixes()}
-        # One fix per fact: fixes of several diagnostics that make the same edit (TC203 and TC204 both
-        # renaming a name to one spelling) are one action, which lists every diagnostic it fixes.
-        by_edit: dict[tuple[tuple[int, int, str], ...], tuple[str, list[t.TextEdit], list[t.Diagnostic]]] = {}
-        for diag in fixable:
-            span = (doc.index.offset(diag.range.start.line, diag.range.start.character, enc),
-                    doc.index.offset(diag.range.end.line, diag.range.end.character, enc))
-            finding = current.get((str(diag.code), span))
-            for fix in finding.all_fixes() if finding is not None else ():
-                edits = [t.TextEdit(ls.range(doc, (e.start, e.end), enc), e.new_text) for e in fix.edits]
-                fixed = by_edit.setdefault(tuple((e.start, e.end, e.new_text) for e in fix.edits),
-                                           (fix.title, edits, []))[2]
-                if diag not in fixed:
-                    fixed.append(diag)
-        for title, edits, fixed in by_edit.values():
-            actions.append(t.CodeAction(
-                title=title, kind=t.CodeActionKind.QuickFix, diagnostics=fixed,
-                edit=t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
-                    t.OptionalVersionedTextDocumentIdentifier(doc.uri, doc.version), edits)])))
-
-    from toolcast.adapters.messages import REQUEST_TARGETS
-
+    actions = quick_fixes(ls, doc, report, params.context.diagnostics) if report is not None and wanted(
+        "quickfix") else []
     request = is_request_value(doc.parsed.value)
     if report is None or not (report.tools or request):
         return actions
     offset = doc.index.offset(params.range.start.line, params.range.start.character, ls.encoding)
-    under = tool_at(ls, doc, offset)
-    session = ls.session
-    creates = session.create_files
+    offer = _offer(ls, doc, report, tool_at(ls, doc, offset), request)
+    for target, scope, index in _export_choices(ls, doc, offer):
+        kind = f"source.toolcast.{'preview' if request else 'export'}.{target}"
+        if wanted(kind):
+            action = _export_action(offer, kind, target, scope, index)
+            if action is not None:
+                actions.append(action)
+    return actions
+
+
+@dataclass(frozen=True, slots=True)
+class _Offer:
+    """How exports of one document are offered to this client (the same for every target and scope)."""
+
+    doc: Document
+    request: bool  # a request file: previews of the provider's request, for the whole file only
+    under: ToolSummary | None  # the tool at the cursor
+    tools: int  # how many tools the document holds
+    creates: bool  # the client applies edits that create files
+    overwrites: bool  # ... and that overwrite them
+    lazy: bool  # the edit is computed by `codeAction/resolve` when the action is chosen
+    eager: bool  # the edit is computed now (a small file, a client that does not resolve edits)
+
+
+def _offer(ls: ToolcastServer, doc: Document, report: DocumentReport, under: ToolSummary | None,
+           request: bool) -> _Offer:
     # A client that resolves an action's edit gets export actions without it, for every file size: the
     # export is computed by `codeAction/resolve` when one is chosen (code actions are asked for at
-    # every cursor move). Other clients: the edit computed here for small files, the command above.
-    lazy = session.resolve_edit and creates and doc.path is not None
+    # every cursor move). Other clients: the edit computed here for small files, else the command that
+    # writes the file.
+    session = ls.session
+    creates = session.create_files
+    lazy = bool(session.resolve_edit and creates and doc.path is not None)
     eager = not lazy and len(report.tools) <= EAGER_EXPORT_TOOLS
-    chosen = ls.config_for(doc).targets  # the project's or the client's `targets`: only those are offered
-    for target in (t_ for t_ in (REQUEST_TARGETS if request else TARGETS) if t_ in chosen):
-        scopes: list[tuple[str, int | None]] = [("file", None)]
-        if under is not None and len(report.tools) > 1 and not request:
-            scopes.insert(0, ("tool", under.index))
-        for scope, index in scopes:
-            kind = f"source.toolcast.{'preview' if request else 'export'}.{target}"
-            if not wanted(kind):
-                continue
-            label = DISPLAY_NAMES[target]
-            what = f" ({under.name})" if scope == "tool" and under is not None else ""
-            args = [doc.uri, target, index]
-            title = f"Preview as {label} request" if request else f"Export to {label}{what}"
-            name = export_name(doc, target, under.name if scope == "tool" and under is not None else None)
-            dest = (doc.path.parent / name) if doc.path else None
-            exists = dest is not None and (dest.exists() or dest.is_symlink())
-            via_edit = creates and dest is not None and (lazy or eager)
-            # An export whose file exists is not offered (choosing it could only fail), except to a client
-            # that can overwrite through its edit: the title says so. Not under a new name: only
-            # `<stem>.<target>.json` is known as that provider's copy (no TC202), and copies would pile up.
-            if exists:
-                if not (via_edit and session.overwrite_files):
-                    continue
-                title += f" (overwrite {name})"
-            # The client runs an action's command after its edit: the server then shows the new file.
-            show = t.Command(title, SHOW_EXPORT, arguments=[dest.as_uri()]) if via_edit and dest else None
-            if lazy:
-                actions.append(t.CodeAction(title=title, kind=kind, command=show, data={
-                    "uri": doc.uri, "version": doc.version, "target": target, "tool": index}))
-                continue
-            if not via_edit:
-                # The command writes the file and shows it; a large file's export is computed only then
-                # (the command reports a file that does not load).
-                actions.append(t.CodeAction(title=title, kind=kind,
-                                            command=t.Command(title, "toolcast.export", arguments=args)))
-                continue
-            try:
-                _name, text = render_export(doc, target, index)
-            except Exception as exc:  # a file that does not load: no export offered
-                log.info("export not offered: %s", exc)
-                continue
-            assert dest is not None
-            actions.append(t.CodeAction(title=title, kind=kind, edit=create_file_edit(dest, text, exists),
-                                        command=show))
-    return actions
+    return _Offer(doc, request, under, len(report.tools), creates, session.overwrite_files, lazy, eager)
+
+
+def _export_choices(ls: ToolcastServer, doc: Document, offer: _Offer) -> Iterator[tuple[str, str, int | None]]:
+    """(target, scope, tool index) of every export offered: the project's or the client's ``targets``
+    only; the tool at the cursor before the whole file when the file holds several."""
+    from toolcast.adapters.messages import REQUEST_TARGETS
+    from toolcast.adapters.targets import TARGETS
+
+    chosen = ls.config_for(doc).targets
+    for target in (t_ for t_ in (REQUEST_TARGETS if offer.request else TARGETS) if t_ in chosen):
+        if offer.under is not None and offer.tools > 1 and not offer.request:
+            yield target, "tool", offer.under.index
+        yield target, "file", None
+
+
+def _export_action(offer: _Offer, kind: str, target: str, scope: str, index: int | None) -> t.CodeAction | None:
+    """One export (or request preview) action: with its edit, to be resolved, or as the command that
+    writes the file; None when it cannot be offered."""
+    from toolcast.adapters.providers import DISPLAY_NAMES
+
+    doc, under = offer.doc, offer.under if scope == "tool" else None
+    label = DISPLAY_NAMES[target]
+    title = f"Preview as {label} request" if offer.request else f"Export to {label}" + (
+        f" ({under.name})" if under is not None else "")
+    name = export_name(doc, target, under.name if under is not None else None)
+    dest = (doc.path.parent / name) if doc.path else None
+    exists = dest is not None and (dest.exists() or dest.is_symlink())
+    via_edit = offer.creates and dest is not None and (offer.lazy or offer.eager)
+    # An export whose file exists is not offered (choosing it could only fail), except to a client
+    # that can overwrite through its edit: the title says so. Not under a new name: only
+    # `<stem>.<target>.json` is known as that provider's copy (no TC202), and copies would pile up.
+    if exists:
+        if not (via_edit and offer.overwrites):
+            return None
+        title += f" (overwrite {name})"
+    # The client runs an action's command after its edit: the server then shows the new file.
+    show = t.Command(title, SHOW_EXPORT, arguments=[dest.as_uri()]) if via_edit and dest else None
+    if offer.lazy:
+        return t.CodeAction(title=title, kind=kind, command=show, data={
+            "uri": doc.uri, "version": doc.version, "target": target, "tool": index})
+    if not via_edit or dest is None:
+        # The command writes the file and shows it; a large file's export is computed only then
+        # (the command reports a file that does not load).
+        return t.CodeAction(title=title, kind=kind,
+                            command=t.Command(title, "toolcast.export", arguments=[doc.uri, target, index]))
+    try:
+        _name, text = render_export(doc, target, index)
+    except Exception as exc:  # a file that does not load: no export offered
+        log.info("export not offered: %s", exc)
+        return None
+    return t.CodeAction(title=title, kind=kind, edit=create_file_edit(dest, text, exists), command=show)
 
 
 def create_file_edit(dest: Path, text: str, exists: bool) -> t.WorkspaceEdit:
@@ -279,7 +289,7 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
     dest = doc.path.parent / name
     if dest.exists() or dest.is_symlink():
         return ErrorReply(f"toolcast.export: {dest.name} exists; toolcast does not overwrite it", -32603)
-    from toolcast.server.cli.convert_cmd import write_atomic
+    from ..output import write_atomic
 
     try:
         write_atomic(dest, text, source=doc.path)

@@ -13,8 +13,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from toolcast.adapters.rules.findings import Finding, Severity
-from toolcast.adapters.rules.registry import rule_url
+from toolcast.adapters.checks import Finding, Severity, rule_url
 
 if TYPE_CHECKING:
     from toolcast.adapters.checks import DocumentReport, FindingBlock

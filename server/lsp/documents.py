@@ -66,7 +66,7 @@ class Document:
     @property
     def jsonc(self) -> bool:
         """Comments and trailing commas allowed (a `.jsonc` file), as ``toolcast check`` reads it."""
-        from toolcast.adapters.checks.engine import is_jsonc
+        from toolcast.adapters.checks import is_jsonc
 
         path = self.path
         return is_jsonc(str(path) if path is not None else None)
@@ -75,7 +75,7 @@ class Document:
     def parsed(self) -> ParsedDocument:
         """The parse of the current version (re-parsed incrementally from the previous version's)."""
         if self._parsed is None or self._parsed_version != self.version or self._parsed.text is not self.text:
-            from toolcast.adapters.document.parsed import parse, reparse
+            from toolcast.adapters.document import parse, reparse
 
             known, self._edit = self._edit, None
             if known is not None and known[0] is self._parsed:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
-from toolcast.adapters.checks.analyzer import Analyzer  # light: no checks, no parser until first use
+from toolcast.adapters.checks import Analyzer  # light: no checks, no parser until first use
 
 from .. import __version__
 from .diagnostics import RawJson
@@ -113,7 +113,7 @@ class ToolcastServer(LanguageServer):
         return cached
 
     def _load_config(self, folder: Path | None) -> CheckConfig:
-        from toolcast.adapters.checks.config import (
+        from toolcast.adapters.checks import (
             CheckConfig,
             ConfigReadError,
             config_from_mapping,
@@ -151,7 +151,7 @@ class ToolcastServer(LanguageServer):
         limit = data.pop("max_diagnostics", None) if "max_diagnostics" in data else None
         if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
             self.max_diagnostics = limit
-        from toolcast.adapters.checks.config import config_from_mapping
+        from toolcast.adapters.checks import config_from_mapping
 
         _, problems = config_from_mapping(data, "client settings") if data else (None, [])
         if problems:
@@ -186,7 +186,7 @@ class ToolcastServer(LanguageServer):
     def is_candidate(self, doc: Document, config: CheckConfig) -> bool:
         """A tool file by name: the rule ``toolcast check`` and the workspace index use, relative to the
         innermost workspace folder holding the document."""
-        from toolcast.adapters.checks.files import is_tool_file_name
+        from toolcast.adapters.checks import is_tool_file_name
 
         path = doc.path
         if path is None:
@@ -196,7 +196,7 @@ class ToolcastServer(LanguageServer):
     def is_tool_path(self, path: Path, config: CheckConfig | None = None) -> bool:
         """Whether a file on disk is a tool file by name (``adapters/checks/files.py``), relative to the
         innermost workspace folder holding it, with its folder's configuration (``globs``)."""
-        from toolcast.adapters.checks.files import is_tool_file_name
+        from toolcast.adapters.checks import is_tool_file_name
 
         root = max((r for r in self.roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None)
         return is_tool_file_name(path, root, (config or self.config_in(path.parent)).globs)
@@ -270,7 +270,7 @@ class ToolcastServer(LanguageServer):
 
     def diagnostics(self, doc: Document) -> str:
         """The JSON array of the document's diagnostics."""
-        from toolcast.adapters.checks.api import check_names_across
+        from toolcast.adapters.checks import check_names_across
 
         from .diagnostics import diagnostics_json
 
@@ -297,7 +297,7 @@ class ToolcastServer(LanguageServer):
             text = self.indexed[path][0]
             known = self.indexed_lines.get(path)
             if known is None or known.text is not text:
-                from toolcast.adapters.document.line_index import LineIndex
+                from toolcast.adapters.document import LineIndex
 
                 known = self.indexed_lines[path] = LineIndex(text)
             return Path(path).as_uri(), known

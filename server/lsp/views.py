@@ -78,7 +78,7 @@ def document_symbol(ls: ToolcastServer, params: t.DocumentSymbolParams) -> list[
 
 
 def code_lens(ls: ToolcastServer, params: t.CodeLensParams) -> list[t.CodeLens]:
-    from toolcast.adapters.checks.losses import changes_meaning
+    from toolcast.adapters.checks import changes_meaning
 
     doc = ls.documents.get(params.text_document.uri)
     if doc is not None and mcp_config.is_config(doc.path):

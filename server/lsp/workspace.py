@@ -7,8 +7,7 @@ import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
-from toolcast.adapters.checks import CheckConfig, DocumentReport, summarize_document
-from toolcast.adapters.checks.files import tool_files_under
+from toolcast.adapters.checks import CheckConfig, DocumentReport, summarize_document, tool_files_under
 
 MAX_FILES = 20_000
 MAX_BYTES = 20_000_000
