@@ -44,7 +44,8 @@ _JSON_WS = re.compile(r"[ \t\n\r]*")
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _WS = " \t\n\r"
-_CLOSE = {"object": "}", "array": "]"}
+#: A container node's kind → the character that closes it.
+CLOSE = {"object": "}", "array": "]"}
 
 
 class _Refused(Exception):
@@ -149,7 +150,7 @@ class Node:
                 continue  # lazy: nothing built below it
             below = [p.value for p in node._props or () if p.value is not None] if node.kind == "object" \
                 else list(node._items or ())
-            stack.extend(c for c in below if c.kind in _CLOSE)
+            stack.extend(c for c in below if c.kind in CLOSE)
             if node is not self and node._from is not None:
                 node._props = node._items = node._keys = None
                 node._src, node._from = node._from, None
@@ -160,7 +161,7 @@ class Node:
         if delta == 0:
             return self
         node = Node(self.kind, self.start + delta, self.end + delta, self.value)
-        if self.kind in _CLOSE:
+        if self.kind in CLOSE:
             src = self._src
             if self._py is not None:
                 # A scanned container: scanned again when asked, in the text it was read from.
