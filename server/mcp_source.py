@@ -25,7 +25,12 @@ import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from contextlib import AsyncExitStack
+
+    from mcp import ClientSession
 
 DEFAULT_TIMEOUT = 60.0
 MAX_PAGES = 1_000
@@ -183,18 +188,7 @@ async def _fetch(source: McpSource, timeout: float, errlog: IO[bytes]) -> Server
     result: ServerTools | None = None
     with anyio.move_on_after(timeout) as scope:
         async with contextlib.AsyncExitStack() as stack:
-            if source.url:
-                from mcp.client.streamable_http import streamable_http_client
-
-                # The SDK's HTTP client (30 s to connect, 300 s per read) under the one deadline above.
-                read, write = await stack.enter_async_context(streamable_http_client(source.url))
-            else:
-                from mcp.client.stdio import StdioServerParameters, stdio_client
-
-                env = (dict(os.environ) if source.inherit_env else {}) | dict(source.env)
-                params = StdioServerParameters(command=source.command[0], args=list(source.command[1:]),
-                                               env=env, cwd=source.cwd)
-                read, write = await stack.enter_async_context(stdio_client(params, errlog=cast(Any, errlog)))
+            read, write = await _connect(stack, source, errlog)
 
             async def on_message(message: Any) -> None:
                 if isinstance(message, Exception) and not problems:
@@ -209,25 +203,9 @@ async def _fetch(source: McpSource, timeout: float, errlog: IO[bytes]) -> Server
             stage[0] = "initialize"
             init = await session.initialize()
             stage[0] = "tools/list"
-            tools: list[dict[str, Any]] = []
-            cursor: str | None = None
-            seen: set[str] = set()
             # A server without the tools capability has none to list (asking would be an error).
-            pages = MAX_PAGES if getattr(init.capabilities, "tools", None) is not None else 0
-            for _ in range(pages):
-                page = await session.list_tools(
-                    params=mt.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-                )
-                tools.extend(tool_json(t) for t in page.tools)
-                cursor = page.next_cursor
-                if not cursor:
-                    break
-                if cursor in seen:
-                    raise McpSourceError(f"tools/list returned the cursor {cursor[:40]!r} twice")
-                seen.add(cursor)
-            else:
-                if pages:
-                    raise McpSourceError(f"tools/list still had more pages after {MAX_PAGES}")
+            has_tools = getattr(init.capabilities, "tools", None) is not None
+            tools = await _list_tools(session) if has_tools else []
             info = init.server_info
             result = ServerTools(info.name, info.version, tuple(tools))
             stage[0] = "shutdown"
@@ -236,6 +214,44 @@ async def _fetch(source: McpSource, timeout: float, errlog: IO[bytes]) -> Server
     if result is None:
         raise McpSourceError(f"no answer to {stage[0]} within {timeout:g} s")
     return result
+
+
+async def _connect(stack: AsyncExitStack, source: McpSource, errlog: IO[bytes]) -> tuple[Any, Any]:
+    """The (read, write) streams to the server: started over stdio, or connected over streamable HTTP;
+    ``stack`` closes them (and stops a started server)."""
+    if source.url:
+        from mcp.client.streamable_http import streamable_http_client
+
+        # The SDK's HTTP client (30 s to connect, 300 s per read) under the caller's one deadline.
+        read, write = await stack.enter_async_context(streamable_http_client(source.url))
+        return read, write
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    env = (dict(os.environ) if source.inherit_env else {}) | dict(source.env)
+    params = StdioServerParameters(command=source.command[0], args=list(source.command[1:]), env=env, cwd=source.cwd)
+    return await stack.enter_async_context(stdio_client(params, errlog=cast(Any, errlog)))
+
+
+async def _list_tools(session: ClientSession) -> list[dict[str, Any]]:
+    """Every page of ``tools/list``, as tool JSON; a cursor seen twice, or more than ``MAX_PAGES`` pages,
+    is an error (a server that would page for ever)."""
+    from mcp import types as mt
+
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(MAX_PAGES):
+        page = await session.list_tools(
+            params=mt.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        )
+        tools.extend(tool_json(t) for t in page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return tools
+        if cursor in seen:
+            raise McpSourceError(f"tools/list returned the cursor {cursor[:40]!r} twice")
+        seen.add(cursor)
+    raise McpSourceError(f"tools/list still had more pages after {MAX_PAGES}")
 
 
 def _bad_message(exc: Exception) -> str:

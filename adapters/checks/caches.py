@@ -41,7 +41,7 @@ class Caches:
 
     def __init__(self) -> None:
         #: The last few parsed documents: ``parse`` re-parses a small edit of one incrementally.
-        self.documents = DocumentMemory(RECENT_DOCUMENTS)
+        self.documents: DocumentMemory[ParsedDocument] = DocumentMemory(RECENT_DOCUMENTS)
         #: ``check_tool`` results by (tool text digest, shape, field pointers, configuration, folder).
         self.tool_results: Table[tuple[Any, ...], ToolResult] = Table(TOOL_RESULTS_SIZE)
         #: One tool's placed findings by (text digest, indent, pointer, index, shape, fields, context).

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from ..pointer import escape
 from .memory import DocumentMemory
-from .parser import _CLOSE, DuplicateKey, Node, Property, RawDuplicate, SyntaxIssue, parse_tree, parse_value_at
+from .parser import CLOSE, DuplicateKey, Node, Property, RawDuplicate, SyntaxIssue, parse_tree, parse_value_at
 
 Part = Literal["value", "key", "property"]
 
@@ -255,7 +255,7 @@ def _value_of_lazy(node: Node) -> tuple[bool, Any]:
 
 def _to_value(root: Node) -> Any:
     """Iterative conversion to Python values (deep documents must not exhaust the stack)."""
-    if root.kind not in _CLOSE:
+    if root.kind not in CLOSE:
         return root.value
     result: Any = {} if root.kind == "object" else []
     stack: list[tuple[Node, Any]] = [(root, result)]
@@ -280,7 +280,7 @@ def _to_value(root: Node) -> Any:
 
 
 def _child(node: Node, stack: list[tuple[Node, Any]]) -> Any:
-    if node.kind not in _CLOSE:
+    if node.kind not in CLOSE:
         return node.value
     known, value = _value_of_lazy(node)
     if known:
@@ -317,7 +317,7 @@ def reparse(previous: ParsedDocument, start: int, end: int, new_text: str, *,
 
 
 def _closed(node: Node, text: str) -> bool:
-    return node.kind in _CLOSE and node.end - node.start >= 2 and text[node.end - 1] == _CLOSE[node.kind]
+    return node.kind in CLOSE and node.end - node.start >= 2 and text[node.end - 1] == CLOSE[node.kind]
 
 
 def _incremental(prev: ParsedDocument, start: int, end: int, text: str, delta: int) -> ParsedDocument | None:
@@ -371,7 +371,7 @@ def _incremental(prev: ParsedDocument, start: int, end: int, text: str, delta: i
         new_node, pos, errors, dups, deep = parse_value_at(text, cand.start, depth, prev.jsonc)
         new_end = cand.end + delta
         if (new_node is None or deep or new_node.kind != cand.kind or pos != new_end
-                or new_node.end != new_end or text[new_end - 1] != _CLOSE[cand.kind]):
+                or new_node.end != new_end or text[new_end - 1] != CLOSE[cand.kind]):
             continue
         return _splice(prev, text, delta, path[:depth], cand, new_node, errors, dups, pointers[depth])
     return None
@@ -463,7 +463,7 @@ INCREMENTAL_MIN = 1 << 15
 
 
 def parse(text: str, *, jsonc: bool = False, previous: ParsedDocument | None = None,
-          memory: DocumentMemory | None = None) -> ParsedDocument:
+          memory: DocumentMemory[ParsedDocument] | None = None) -> ParsedDocument:
     """Parse ``text`` (JSON, or JSONC with ``jsonc=True``: comments and trailing commas allowed).
 
     With a ``memory``, the same text again returns the same document, a small edit of a remembered
@@ -493,7 +493,7 @@ def parse(text: str, *, jsonc: bool = False, previous: ParsedDocument | None = N
     return result
 
 
-def remember(doc: ParsedDocument, memory: DocumentMemory | None = None) -> None:
+def remember(doc: ParsedDocument, memory: DocumentMemory[ParsedDocument] | None = None) -> None:
     """Make ``doc`` one of the documents ``parse(..., memory=memory)`` compares new texts with
     (without a memory there is nothing to remember it in)."""
     if memory is not None:

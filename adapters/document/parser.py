@@ -44,7 +44,8 @@ _JSON_WS = re.compile(r"[ \t\n\r]*")
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _WS = " \t\n\r"
-_CLOSE = {"object": "}", "array": "]"}
+#: A container node's kind → the character that closes it.
+CLOSE = {"object": "}", "array": "]"}
 
 
 class _Refused(Exception):
@@ -149,7 +150,7 @@ class Node:
                 continue  # lazy: nothing built below it
             below = [p.value for p in node._props or () if p.value is not None] if node.kind == "object" \
                 else list(node._items or ())
-            stack.extend(c for c in below if c.kind in _CLOSE)
+            stack.extend(c for c in below if c.kind in CLOSE)
             if node is not self and node._from is not None:
                 node._props = node._items = node._keys = None
                 node._src, node._from = node._from, None
@@ -160,7 +161,7 @@ class Node:
         if delta == 0:
             return self
         node = Node(self.kind, self.start + delta, self.end + delta, self.value)
-        if self.kind in _CLOSE:
+        if self.kind in CLOSE:
             src = self._src
             if self._py is not None:
                 # A scanned container: scanned again when asked, in the text it was read from.
@@ -573,56 +574,69 @@ def _object(st: _State, depth: int) -> Node:
         if need_comma:
             prev_end = props[-1].end if props else st.pos
             _error(st, "CommaExpected", "`,` expected", prev_end, prev_end)
-        if c != '"':
-            if c == "]":
-                _error(st, "CloseBraceExpected", "`}` expected", st.pos, st.pos + 1)
-                st.pos += 1
-                break
-            bare = _BARE_KEY.match(text, st.pos)
+        key_start = st.pos
+        if c == '"':
+            key = _string(st)
+        elif c == "]":
+            _error(st, "CloseBraceExpected", "`}` expected", st.pos, st.pos + 1)
+            st.pos += 1
+            break
+        else:
+            bare = _bare_key(st)
             if bare is None:
-                # Something else where a key belongs: report it and skip to the next separator.
-                bad = st.pos
-                _error(st, "PropertyNameExpected", "property name expected (keys are double-quoted strings)",
-                       bad, bad + 1)
-                _recover(st, ",}")
                 need_comma = False
                 continue
-            # `name: 1` or `name": 1` (the opening quote deleted): keep it as the key it is meant to be.
-            key_start, key, key_end = st.pos, bare.group(1), bare.end(2)
-            _error(st, "PropertyNameExpected", "property names must be double-quoted strings", key_start, key_end)
-            st.pos = key_end
-        else:
-            key_start = st.pos
-            key = _string(st)
-            key_end = st.pos
-        _skip(st)
-        colon: int | None = None
-        value: Node | None = None
-        if st.pos < len(text) and text[st.pos] == ":":
-            colon = st.pos
-            st.pos += 1
-            _skip(st)
-            if st.pos < len(text) and text[st.pos] in ",}]":
-                _error(st, "ValueExpected", "value expected", st.pos, st.pos + 1)
-            else:
-                value = _value(st, depth + 1)
-        else:
-            _error(st, "ColonExpected", "`:` expected", key_end, key_end)
-            # `"name" "x",` — take the value anyway if it is on the same line as the key and looks like
-            # a value (`"para "parameters": {` is a half-typed key before a key, not a key and a value).
-            if (st.pos < len(text) and _first_newline(text, key_end, st.pos) < 0
-                    and _VALUE_START.match(text, st.pos) and not _BARE_KEY.match(text, st.pos)):
-                value = _value(st, depth + 1)
-        prop = Property(key, key_start, key_end, colon, value)
-        if value is not None:
+            key = bare
+        prop = _property(st, depth, key, key_start, st.pos)
+        if prop.value is not None:
             first = seen.get(key)
             if first is not None:
-                st.duplicates.append(RawDuplicate(key, (key_start, key_end), (first.key_start, first.key_end)))
+                st.duplicates.append(RawDuplicate(key, (key_start, prop.key_end), (first.key_start, first.key_end)))
             seen[key] = prop
         props.append(prop)
         need_comma = True
     node.end = st.pos
     return node
+
+
+def _bare_key(st: _State) -> str | None:
+    """A key without its quotes at ``st.pos`` (reported), read up to its end; None when no key is there (reported,
+    and skipped to the next separator)."""
+    bare = _BARE_KEY.match(st.text, st.pos)
+    if bare is None:
+        _error(st, "PropertyNameExpected", "property name expected (keys are double-quoted strings)",
+               st.pos, st.pos + 1)
+        _recover(st, ",}")
+        return None
+    # `name: 1` or `name": 1` (the opening quote deleted): keep it as the key it is meant to be.
+    key_start, key_end = st.pos, bare.end(2)
+    _error(st, "PropertyNameExpected", "property names must be double-quoted strings", key_start, key_end)
+    st.pos = key_end
+    return bare.group(1)
+
+
+def _property(st: _State, depth: int, key: str, key_start: int, key_end: int) -> Property:
+    """The property whose key was just read: its colon and value, each reported when missing."""
+    text = st.text
+    _skip(st)
+    colon: int | None = None
+    value: Node | None = None
+    if st.pos < len(text) and text[st.pos] == ":":
+        colon = st.pos
+        st.pos += 1
+        _skip(st)
+        if st.pos < len(text) and text[st.pos] in ",}]":
+            _error(st, "ValueExpected", "value expected", st.pos, st.pos + 1)
+        else:
+            value = _value(st, depth + 1)
+    else:
+        _error(st, "ColonExpected", "`:` expected", key_end, key_end)
+        # `"name" "x",` — take the value anyway if it is on the same line as the key and looks like
+        # a value (`"para "parameters": {` is a half-typed key before a key, not a key and a value).
+        if (st.pos < len(text) and _first_newline(text, key_end, st.pos) < 0
+                and _VALUE_START.match(text, st.pos) and not _BARE_KEY.match(text, st.pos)):
+            value = _value(st, depth + 1)
+    return Property(key, key_start, key_end, colon, value)
 
 
 def _array(st: _State, depth: int) -> Node:

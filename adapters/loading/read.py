@@ -273,19 +273,47 @@ def _get(obj: dict[str, Any], rel: str | None) -> Any:
 
 
 def _read(obj: Any, shape: str, where: str) -> CanonicalTool:
-    if not isinstance(obj, dict):
-        raise ConversionError(shape, "to_canonical", f"expected a tool object, found {type(obj).__name__}", where)
+    _check_envelope(obj, shape, where)
     fields = FIELDS[shape]
-    if shape in ("openai", "mistral") and not isinstance(obj.get("function"), dict):
-        raise ConversionError(shape, "to_canonical", "expected {\"type\": \"function\", \"function\": {...}}", where)
-    if shape == "bedrock" and not isinstance(obj.get("toolSpec"), dict):
-        raise ConversionError(shape, "to_canonical", 'expected {"toolSpec": {...}}', where)
     name = _get(obj, fields["name"])
     if not isinstance(name, str) or not name:
         raise ConversionError(shape, "to_canonical", "the tool has no `name` string", where + fields["name"])
     description = _get(obj, fields["description"])
     if description is not None and not isinstance(description, str):
         raise ConversionError(shape, "to_canonical", "`description` must be a string", where + fields["description"])
+    params, returns = _schemas(obj, shape, where)
+    values: dict[str, Any] = {"name": name, "description": description, "parameters": params,
+                              "returns": returns, "source_format": shape}
+    title = _get(obj, fields.get("title"))
+    if isinstance(title, str):
+        values["title"] = title
+    overrides: dict[str, dict[str, Any]] = {}
+    strict = _get(obj, fields.get("strict"))
+    if isinstance(strict, bool):
+        overrides[shape] = {"strict": strict}
+    meta: dict[str, Any] = {}
+    _shape_fields(obj, shape, where, values, overrides, meta)
+    unknown = _unknown_fields(obj, shape)
+    if unknown:
+        meta[UNKNOWN_KEY] = unknown
+    values["overrides"] = overrides
+    values["source_meta"] = meta
+    return CanonicalTool(**values)
+
+
+def _check_envelope(obj: Any, shape: str, where: str) -> None:
+    """Refuse a tool that is not an object, or lacks the wrapper its shape puts the function in."""
+    if not isinstance(obj, dict):
+        raise ConversionError(shape, "to_canonical", f"expected a tool object, found {type(obj).__name__}", where)
+    if shape in ("openai", "mistral") and not isinstance(obj.get("function"), dict):
+        raise ConversionError(shape, "to_canonical", "expected {\"type\": \"function\", \"function\": {...}}", where)
+    if shape == "bedrock" and not isinstance(obj.get("toolSpec"), dict):
+        raise ConversionError(shape, "to_canonical", 'expected {"toolSpec": {...}}', where)
+
+
+def _schemas(obj: dict[str, Any], shape: str, where: str) -> tuple[dict[str, Any], Any]:
+    """The tool's parameters (empty when it has none) and return schema, in canonical JSON Schema."""
+    fields = FIELDS[shape]
     params = _get(obj, fields["parameters"])
     if params is None and shape == "gemini-json":
         params = obj.get("parameters_json_schema")  # the google-genai Python SDK's and pydantic-ai's spelling
@@ -303,16 +331,13 @@ def _read(obj: Any, shape: str, where: str) -> CanonicalTool:
         params = from_gemini_schema(params)
         if returns is not None:
             returns = from_gemini_schema(returns)
-    values: dict[str, Any] = {"name": name, "description": description, "parameters": params,
-                              "returns": returns, "source_format": shape}
-    title = _get(obj, fields.get("title"))
-    if isinstance(title, str):
-        values["title"] = title
-    overrides: dict[str, dict[str, Any]] = {}
-    strict = _get(obj, fields.get("strict"))
-    if isinstance(strict, bool):
-        overrides[shape] = {"strict": strict}
-    meta: dict[str, Any] = {}
+    return params, returns
+
+
+def _shape_fields(obj: dict[str, Any], shape: str, where: str, values: dict[str, Any],
+                  overrides: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
+    """Add what only ``shape`` carries: the canonical fields and extension, MCP annotations, Anthropic
+    examples, Gemini's behavior; kept as values, per-target overrides or source metadata."""
     if shape in ("canonical", "legacy"):
         _canonical_fields(obj, values, where)
         ext = obj.get(EXTENSION_KEY)
@@ -335,6 +360,10 @@ def _read(obj: Any, shape: str, where: str) -> CanonicalTool:
         meta.update({k: obj[k] for k in ANTHROPIC_ONLY if k in obj})
     elif shape in ("gemini", "gemini-json") and "behavior" in obj:
         meta["behavior"] = obj["behavior"]
+
+
+def _unknown_fields(obj: dict[str, Any], shape: str) -> dict[str, Any]:
+    """Fields ``shape`` does not define (``x-`` extensions aside), at the top and in its function wrapper."""
     unknown = {k: obj[k] for k in obj if k not in _KNOWN_FIELDS[shape] and not k.startswith("x-")}
     if shape in ("openai", "mistral"):
         fn = obj["function"]
@@ -342,11 +371,7 @@ def _read(obj: Any, shape: str, where: str) -> CanonicalTool:
     elif shape == "bedrock":
         spec = obj["toolSpec"]
         unknown.update({k: spec[k] for k in spec if k not in ("name", "description", "inputSchema", "strict")})
-    if unknown:
-        meta[UNKNOWN_KEY] = unknown
-    values["overrides"] = overrides
-    values["source_meta"] = meta
-    return CanonicalTool(**values)
+    return unknown
 
 
 #: Top-level fields each shape defines; any other is kept under ``source_meta["unknown"]`` and reported.

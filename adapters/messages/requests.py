@@ -283,48 +283,64 @@ def _gemini(b: _Builder) -> dict[str, Any]:
     req = b.request
     contents: list[dict[str, Any]] = []
     for i, m in enumerate(req.messages):
-        parts: list[dict[str, Any]] = []
-        for ptr, block in b.blocks(i, m):
-            if isinstance(block, Text):
-                parts.append({"text": block.text})
-            elif isinstance(block, Thinking):
-                part: dict[str, Any] = {"text": block.text, "thought": True}
-                if block.signature and is_base64(block.signature):
-                    part["thoughtSignature"] = block.signature
-                elif block.signature:
-                    b.lose(ptr, "signature", "the thinking block's signature is not a Gemini thought signature "
-                           "(base64); sent without it")
-                parts.append(part)
-            elif isinstance(block, ToolCall):
-                b.call_names[block.id] = b.name(block)
-                call_part: dict[str, Any] = {"functionCall": {"id": block.id, "name": b.name(block),
-                                                              "args": block.arguments}}
-                if block.signature and is_base64(block.signature):
-                    call_part["thoughtSignature"] = block.signature
-                elif block.signature:
-                    b.lose(ptr, "signature", "the tool call's signature is not a Gemini thought signature (base64); "
-                           "sent without it")
-                parts.append(call_part)
-            elif isinstance(block, Media):
-                if not b.assistant_media(ptr, m.role, block) and (inline := md.gemini(block, ptr, b.lose)):
-                    parts.append(inline)
-            else:
-                name = b.call_names.get(block.call_id)
-                if name is None:
-                    raise ToolcastError(f"gemini: the tool result at {ptr} answers call {block.call_id!r}, which no "
-                                        "earlier message makes (Gemini needs the function's name)")
-                key = "error" if block.is_error else "content"
-                response: dict[str, Any] = {"id": block.call_id, "name": name, "response": {key: block.text}}
-                media = [(k, p) for k, p in enumerate(block.content) if isinstance(p, Media)] if not isinstance(
-                    block.content, str) else []
-                converted = [md.gemini(p, f"{ptr}/content/{k}", b.lose) for k, p in media]
-                if any(converted):  # multimodal function responses: media as the response's own parts
-                    response["parts"] = [c for c in converted if c]
-                parts.append({"functionResponse": response})
+        parts = [part for ptr, block in b.blocks(i, m) if (part := _gemini_part(b, ptr, m.role, block)) is not None]
         contents.append({"role": "model" if m.role == "assistant" else "user", "parts": parts})
     out: dict[str, Any] = {"model": req.model, "contents": contents}
     if req.system:
         out["systemInstruction"] = {"parts": [{"text": t.text} for t in req.system]}
+    config = _gemini_config(b)
+    if config:
+        out["generationConfig"] = config
+    if req.tools:
+        out["tools"] = [{"functionDeclarations": [c.output for c in b.conversions]}]
+    return out
+
+
+def _gemini_part(b: _Builder, ptr: str, role: str, block: Any) -> dict[str, Any] | None:
+    """One content block as a Gemini part (None when it is left out, reported)."""
+    if isinstance(block, Text):
+        return {"text": block.text}
+    if isinstance(block, Thinking):
+        return _signed(b, ptr, {"text": block.text, "thought": True}, block.signature, "the thinking block")
+    if isinstance(block, ToolCall):
+        b.call_names[block.id] = b.name(block)
+        call = {"functionCall": {"id": block.id, "name": b.name(block), "args": block.arguments}}
+        return _signed(b, ptr, call, block.signature, "the tool call")
+    if isinstance(block, Media):
+        if b.assistant_media(ptr, role, block):
+            return None
+        return md.gemini(block, ptr, b.lose)
+    return {"functionResponse": _gemini_response(b, ptr, block)}
+
+
+def _signed(b: _Builder, ptr: str, part: dict[str, Any], signature: str | None, what: str) -> dict[str, Any]:
+    """``part`` with its thought signature, which Gemini takes only in base64 (another is dropped, reported)."""
+    if signature and is_base64(signature):
+        part["thoughtSignature"] = signature
+    elif signature:
+        b.lose(ptr, "signature", f"{what}'s signature is not a Gemini thought signature (base64); sent without it")
+    return part
+
+
+def _gemini_response(b: _Builder, ptr: str, block: ToolResult) -> dict[str, Any]:
+    """A tool result as a function response, named after the call it answers (Gemini needs the name)."""
+    name = b.call_names.get(block.call_id)
+    if name is None:
+        raise ToolcastError(f"gemini: the tool result at {ptr} answers call {block.call_id!r}, which no "
+                            "earlier message makes (Gemini needs the function's name)")
+    key = "error" if block.is_error else "content"
+    response: dict[str, Any] = {"id": block.call_id, "name": name, "response": {key: block.text}}
+    media = [(k, p) for k, p in enumerate(block.content) if isinstance(p, Media)] if not isinstance(
+        block.content, str) else []
+    converted = [md.gemini(p, f"{ptr}/content/{k}", b.lose) for k, p in media]
+    if any(converted):  # multimodal function responses: media as the response's own parts
+        response["parts"] = [c for c in converted if c]
+    return response
+
+
+def _gemini_config(b: _Builder) -> dict[str, Any]:
+    """The generation config: the output limit and the thinking settings, fitted to each other."""
+    req = b.request
     config: dict[str, Any] = {}
     if req.max_output_tokens is not None:
         config["maxOutputTokens"] = req.max_output_tokens
@@ -341,8 +357,4 @@ def _gemini(b: _Builder) -> dict[str, Any]:
         budget = thinking.get("thinkingBudget")
         if req.max_output_tokens is not None and isinstance(budget, int):
             config["maxOutputTokens"] = b.fit_output_limit(req.max_output_tokens, budget, "maxOutputTokens")
-    if config:
-        out["generationConfig"] = config
-    if req.tools:
-        out["tools"] = [{"functionDeclarations": [c.output for c in b.conversions]}]
-    return out
+    return config
