@@ -43,6 +43,8 @@ ALLOWED: dict[str, str] = {
     "rules.codes.FAMILIES": _CONST,
     "checks.target_rules.MAX_FUNCTIONS": _CONST,
     "checks.tool_checks._TYPE_FIXES": _CONST,
+    "schema.fast_meta._VALUE_OK": _CONST,
+    "schema.fast_meta._HOLDS": _CONST,
     "convert.api._ENVELOPES": _CONST,
     "convert.api._RETURNS_KEY": _CONST,
     "convert.api._SOURCE_ONLY": _CONST,
