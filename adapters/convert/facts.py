@@ -10,34 +10,29 @@ on the real-world corpus and on random schemas.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 from .. import pointer as jp
 from ..checks.fast_meta import certainly_valid
 from ..jsonvalue import copy_json
-from ..losses import Action, Effect, Loss
-from .walker import (
-    _JSON_TYPES,
-    _LIST,
-    _MAP,
-    _ONE,
-    KNOWN,
-    _closed_said,
-    _enum_refused,
-    _enum_said,
-    _extra_dropped_said,
-    _fate_said,
-    _format_ok,
-    _format_said,
-    _json_text_said,
-    _kept_ref,
-    _map_closed_said,
-    _nullable,
-    _required_said,
-    _type_list_said,
-    no_arguments,
+from ..losses import Loss
+from .keywords import JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
+from .lowered import Lowered
+from .mode import Mode
+from .nodes import kept_ref, no_arguments, with_null
+from .wording import (
+    Said,
+    closed_said,
+    enum_said,
+    extra_dropped_said,
+    fate_said,
+    format_said,
+    json_text_said,
+    map_closed_said,
+    required_said,
+    type_list_said,
 )
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
@@ -104,25 +99,25 @@ def scan(schema: Any) -> SchemaFacts:
         for key, value in node.items():
             if key not in KNOWN and not key.startswith("x-"):
                 flags["unknown"] = True
-            if key in _ONE or key == "additionalItems":
+            if key in ONE_SCHEMA or key == "additionalItems":
                 if isinstance(value, list):  # tuple `items` (and anything else listed there)
                     flags["tuple_items"] = True
                     stack.extend((v, depth + 1) for v in value)
                 else:
                     stack.append((value, depth + 1))
-            elif key in _MAP:
+            elif key in SCHEMA_MAP:
                 if isinstance(value, dict):
                     stack.extend((v, depth + 1) for v in value.values())
-            elif key in _LIST and isinstance(value, list):
+            elif key in SCHEMA_LIST and isinstance(value, list):
                 stack.extend((v, depth + 1) for v in value)
         if "$ref" in node and not _root_ref(schema, node["$ref"]):
             flags["foreign_refs"] = True
         t = node.get("type")
         if isinstance(t, list):
             flags["type_list"] = True
-            if any(not isinstance(x, str) or x not in _JSON_TYPES for x in t):
+            if any(not isinstance(x, str) or x not in JSON_TYPES for x in t):
                 flags["dirty_type"] = True
-        elif t is not None and (not isinstance(t, str) or t not in _JSON_TYPES):
+        elif t is not None and (not isinstance(t, str) or t not in JSON_TYPES):
             flags["dirty_type"] = True
         if isinstance(node.get("exclusiveMinimum"), bool) or isinstance(node.get("exclusiveMaximum"), bool):
             flags["draft4_exclusive"] = True
@@ -144,63 +139,52 @@ def scan(schema: Any) -> SchemaFacts:
 
 def _root_ref(root: Any, ref: Any) -> bool:
     """``ref`` resolves and names the root or one of the root's definitions: a reference every mode that
-    keeps references keeps as it is (the walker's own test, ``walker._kept_ref``)."""
+    keeps references keeps as it is (the walker's own test, ``nodes.kept_ref``)."""
     if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
         return False
-    return jp.resolve(root, ref[1:], None) is not None and _kept_ref(root, ref)
+    return jp.resolve(root, ref[1:], None) is not None and kept_ref(root, ref)
 
 
-#: Settings under which a walk may rewrite a schema whatever it uses: such a mode is never quiet.
-_STRUCTURAL = ("closed_objects", "all_required", "typed_nodes", "any_of_alone", "type_case",
-               "object_properties_nonempty")
-
-
-def quiet(mode: Mapping[str, Any], facts: SchemaFacts) -> bool:
+def quiet(mode: Mode, facts: SchemaFacts) -> bool:
     """True only when lowering a schema with these facts in ``mode`` certainly records no loss."""
     # Not walked, the output is not judged (``accept``): only a plain, valid root may skip the walk.
-    if facts.too_big or not facts.root_typed or not facts.plain_root or any(mode.get(s) for s in _STRUCTURAL):
+    if facts.too_big or not facts.root_typed or not facts.plain_root or mode.reshapes:
         return False
     used = facts.keywords
-    if "$ref" in used and (facts.foreign_refs or mode.get("refs") == "inline" or not mode.get("recursion", True)
-                           or not mode.get("ref_siblings", True)):
+    if "$ref" in used and (facts.foreign_refs or mode.inlines_all()
+                           or not mode.ref_siblings):
         return False  # inlined (and reported), cut or dropped; only references kept as they are stay quiet
     if "$dynamicRef" in used:
         return False
     if facts.dirty_type or facts.draft4_exclusive or facts.tuple_items or facts.closed_missing:
         return False  # rewritten (and reported) in every mode, or refused in every mode
-    rules: Mapping[str, str] = mode.get("keywords", {})
+    rules = mode.keywords
     if any(rules.get(key, "keep") != "keep" for key in used):
         return False
-    if facts.unknown and mode.get("unknown_keywords") == "drop":
+    if facts.unknown and mode.unknown_keywords == "drop":
         return False
-    if ("$defs" in used or "definitions" in used) and (mode.get("refs") == "inline" or not mode.get("recursion", True)):
+    if ("$defs" in used or "definitions" in used) and (mode.inlines_all()):
         return False
     checks = (
-        ("allOf", mode.get("allOf") == "merge"), ("oneOf", mode.get("oneOf") == "anyOf"),
-        ("const", mode.get("const") == "enum"), ("enum", mode.get("enum", "any") != "any"),
-        ("format", mode.get("formats") is not None), ("minItems", mode.get("min_items_max") is not None),
-        ("additionalProperties", mode.get("additionalProperties") == "drop"),
+        ("allOf", mode.all_of == "merge"), ("oneOf", mode.one_of == "anyOf"),
+        ("const", mode.const == "enum"), ("enum", mode.enum != "any"),
+        ("format", mode.formats is not None), ("minItems", mode.min_items_max is not None),
+        ("additionalProperties", mode.additional_properties == "drop"),
     )
     if any(acts and key in used for key, acts in checks):
         return False
-    if facts.type_list and mode.get("type_arrays") == "nullable":
+    if facts.type_list and mode.type_arrays == "nullable":
         return False
-    if facts.array_without_items and mode.get("needs_items"):
+    if facts.array_without_items and mode.needs_items:
         return False
-    return not (facts.root_composition and not mode.get("root_composition", True))
+    return not (facts.root_composition and not mode.root_composition)
 
 
 #: Keywords whose absence changes what the walker does next to them (an array's `items`, an object's members,
 #: the type): a mode that folds or drops one of these is walked.
 _SHAPING = frozenset({"type", "items", "prefixItems", "properties", "required", "additionalProperties", "$ref"})
-#: The structural settings a scan can follow: strict mode's closed objects, required members and typed nodes;
-#: Gemini's type names, `anyOf` alone (the scan leaves every `anyOf` to the walker) and free-form objects.
-_SCANNED = frozenset({"closed_objects", "all_required", "typed_nodes", "type_case", "any_of_alone",
-                      "object_properties_nonempty"})
-
-Lowered = tuple[list[Loss], dict[str, list[str]]]
 #: The keywords a kept value of may still mean a loss or hold schemas to scan.
-_LOOKED_AT = frozenset({"enum", "format", "additionalProperties", *_ONE, *_MAP, *_LIST})
+_LOOKED_AT = frozenset({"enum", "format", "additionalProperties", *ONE_SCHEMA, *SCHEMA_MAP, *SCHEMA_LIST})
 
 
 class _Walk(Exception):
@@ -211,35 +195,34 @@ def _spent(value: Any, ptr: str, is_root: bool = False) -> None:
     """What ``scanned_lowering``'s ``node`` is once the scan is over (see there)."""
 
 
-def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any],
+def scanned_lowering(schema: Any, base: str, target: str, mode: Mode,
                      facts: SchemaFacts) -> Lowered | None:
     """The losses and round-trip record of lowering ``schema`` in ``mode`` without the walker, for schemas where
     all a walk would do is follow keywords the mode folds, drops or refuses by name (``keywords``), unknown
     keywords it drops, enums and formats it does not accept, and strict mode's closed objects and required
     members; None when the walk may do more (then it must be walked). The rest must be quiet: ``quiet``
     answers True for the mode with all of that turned off. Held to the walker like ``quiet``."""
-    rules: Mapping[str, str] = mode.get("keywords", {})
-    closed, every, typed = (bool(mode.get(k)) for k in ("closed_objects", "all_required", "typed_nodes"))
-    cased, free_form = bool(mode.get("type_case")), bool(mode.get("object_properties_nonempty"))
-    structural = any(mode.get(k) for k in _STRUCTURAL)
-    if any(mode.get(k) for k in _STRUCTURAL if k not in _SCANNED) \
-            or any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
-            or (mode.get("any_of_alone") and "anyOf" in facts.keywords):
+    rules = mode.keywords
+    closed, every, typed = mode.closed_objects, mode.all_required, mode.typed_nodes
+    cased, free_form = mode.type_case, mode.object_properties_nonempty
+    structural = mode.reshapes
+    # The scan follows every setting that reshapes a schema, but leaves every `anyOf` to the walker where
+    # it must stand alone.
+    if any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
+            or (mode.any_of_alone and "anyOf" in facts.keywords):
         return None
-    relaxed = {**mode, "keywords": {}, "enum": "any", "formats": None, "unknown_keywords": "keep",
-               "additionalProperties": "keep", "type_arrays": "keep", **dict.fromkeys(_SCANNED, False)}
-    if not quiet(relaxed, facts):
+    if not quiet(_without_what_the_scan_follows(mode), facts):
         return None
-    drop_unknown = mode.get("unknown_keywords") == "drop"
-    drop_extra = mode.get("additionalProperties") == "drop"
-    nullable_lists = mode.get("type_arrays") == "nullable"
+    drop_unknown = mode.unknown_keywords == "drop"
+    drop_extra = mode.additional_properties == "drop"
+    nullable_lists = mode.type_arrays == "nullable"
     json_text: list[str] = []
     found: dict[tuple[str, str], Loss] = {}
     optional: list[str] = []
     nullable: list[str] = []
     added: list[str] = []
 
-    def loss(ptr: str, key: str, value: Any, said: tuple[Action, Effect, str]) -> None:
+    def loss(ptr: str, key: str, value: Any, said: Said) -> None:
         found.setdefault((ptr, key), Loss(target, ptr, key, copy_json(value), *said))
 
     def node(value: Any, ptr: str, is_root: bool = False) -> None:
@@ -257,7 +240,7 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
             if len(kinds) != 1:
                 raise _Walk  # split into `anyOf` branches
             lowered_type = kinds[0]
-            loss(jp.join(ptr, "type"), "type", t, _type_list_said(target))
+            loss(jp.join(ptr, "type"), "type", t, type_list_said(target))
         req = value.get("required")
         if (closed or typed) and isinstance(req, list) and any(
                 isinstance(r, str) and r not in (props if isinstance(props, dict) else {}) for r in req):
@@ -274,24 +257,24 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
                 continue  # kept as it is: no pointer to build
             kptr = jp.join(ptr, key)
             if action in ("fold", "drop", "reject"):
-                loss(kptr, key, sub, _fate_said(key, action, target))
-            elif key == "enum" and _enum_refused(mode, sub, value):
-                loss(kptr, key, sub, _enum_said(mode, target))
-            elif key == "format" and isinstance(sub, str) and not _format_ok(mode, sub, t):
-                loss(kptr, key, sub, _format_said(sub, target))
+                loss(kptr, key, sub, fate_said(key, action, target))
+            elif key == "enum" and mode.enum_refused(sub, value):
+                loss(kptr, key, sub, enum_said(mode, target))
+            elif key == "format" and isinstance(sub, str) and not mode.format_ok(sub, t):
+                loss(kptr, key, sub, format_said(sub, target))
             elif key == "additionalProperties" and drop_extra:
-                loss(kptr, key, sub, _extra_dropped_said(sub, target))
+                loss(kptr, key, sub, extra_dropped_said(sub, target))
             elif key == "additionalProperties" and closed and sub is not False:
-                loss(kptr, key, sub, _map_closed_said(target))
+                loss(kptr, key, sub, map_closed_said(target))
             elif key == "additionalProperties":
                 if isinstance(sub, dict):
                     node(sub, kptr)
-            elif key in _ONE:
+            elif key in ONE_SCHEMA:
                 node(sub, kptr)
-            elif key in _MAP and isinstance(sub, dict):
+            elif key in SCHEMA_MAP and isinstance(sub, dict):
                 for name, item in sub.items():
                     node(item, jp.join(kptr, name))
-            elif key in _LIST and isinstance(sub, list):
+            elif key in SCHEMA_LIST and isinstance(sub, list):
                 for i, item in enumerate(sub):
                     node(item, jp.join(kptr, i))
         is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in value
@@ -302,26 +285,26 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
             if "additionalProperties" not in value:
                 added.append(jp.join(ptr, "additionalProperties"))
                 if not no_arguments(value, is_root):
-                    loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, _closed_said(target))
+                    loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, closed_said(target))
         if is_object and every and isinstance(props, dict):
             required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
             for name, sub in props.items():
                 if name in required:
                     continue
                 pptr = jp.join(ptr, "properties", name)
-                # The walker asks `_nullable` of the member as lowered; what it reads of it (type, enum, const:
+                # The walker asks `with_null` of the member as lowered; what it reads of it (type, enum, const:
                 # no `anyOf` or `$ref` here) is the same in the original for the modes that make members required.
-                already = _nullable(sub) == sub
+                already = with_null(sub) == sub
                 required.append(name)
                 optional.append(pptr)
                 if not already:
                     nullable.append(pptr)
-                loss(pptr, "required", name, _required_said(name, already, target))
+                loss(pptr, "required", name, required_said(name, already, target))
             if "required" not in value:
                 added.append(jp.join(ptr, "required"))
         if free_form and lowered_type == "object" and not props and not is_root:
             json_text.append(ptr)
-            loss(jp.join(ptr, "type"), "type", "object", _json_text_said(target))
+            loss(jp.join(ptr, "type"), "type", "object", json_text_said(target))
 
     try:
         node(schema, base, is_root=True)
@@ -338,4 +321,12 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any
         node = _spent
     record = {"optional": sorted(set(optional)), "nullable": sorted(set(nullable)), "added": sorted(set(added)),
               "json_text": sorted(set(json_text))}
-    return sorted(found.values(), key=lambda x: (x.pointer, x.keyword)), {k: v for k, v in record.items() if v}
+    return Lowered(schema, sorted(found.values(), key=lambda x: (x.pointer, x.keyword)),
+                   {k: v for k, v in record.items() if v})
+
+
+def _without_what_the_scan_follows(mode: Mode) -> Mode:
+    """``mode`` with every setting ``scanned_lowering`` follows itself turned off: what must then be quiet."""
+    return replace(mode, keywords=MappingProxyType({}), enum="any", formats=None, unknown_keywords="keep",
+                   additional_properties="keep", type_arrays="keep", closed_objects=False, all_required=False,
+                   typed_nodes=False, type_case=False, any_of_alone=False, object_properties_nonempty=False)
