@@ -97,41 +97,28 @@ def lower(schema: Any, base: str, target: str, mode: Mode | Mapping[str, Any]) -
 
 
 def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> Any:
+    """One schema node lowered: brought to the form the mode's rules read, each keyword kept, lowered or
+    folded by the mode, then the mode's structural rules applied to the result."""
     w.nodes += 1
     if w.nodes > MAX_NODES:
         raise _Budget(f"schema has more than {MAX_NODES:,} nodes; toolcast does not convert it")
     if depth > MAX_DEPTH:
         raise _Budget(f"schema nested deeper than {MAX_DEPTH} levels; toolcast does not convert it")
     if isinstance(schema, bool):
-        if w.mode.type_case or w.mode.closed_objects:
-            if schema:
-                return {}
-            w.loss(ptr, "false", False, Action.REJECTED, Effect.UNSATISFIABLE, "`false` schema cannot be expressed")
-            return {}
-        return schema
+        return _boolean_schema(w, schema, ptr)
     if not isinstance(schema, dict):
         return copy_json(schema)
-    schema = _resolve_ref(w, schema, ptr, depth)
-    schema = _modernise(w, schema, ptr)
-    if "allOf" in schema and w.mode.all_of == "merge":
-        schema = _merge_all_of(w, schema, ptr)
-        if "$ref" in schema:  # `allOf: [{$ref}]` + siblings (pydantic v1) is now a `$ref` with siblings
-            schema = _resolve_ref(w, schema, ptr, depth)
-    if w.mode.any_of_alone:
-        schema = _split_types(w, schema, ptr)
-    if w.mode.typed_nodes:
-        schema = _distribute(w, schema, ptr)
-    if w.mode.closed_objects or w.mode.typed_nodes:
-        schema = _declare_required(w, schema, ptr)
+    schema = _prepared(w, schema, ptr, depth)
     out: dict[str, Any] = {}
     folded: dict[str, Any] = {}
-    rules = w.mode.keywords
+    mode = w.mode
+    rules = mode.keywords
     for key, value in schema.items():
         kptr = jp.join(ptr, key)
         action = rules.get(key, "keep")
-        if key not in KNOWN and (not key.startswith("x-") or w.mode.type_case):
+        if key not in KNOWN and (not key.startswith("x-") or mode.type_case):
             # Gemini's Schema is a closed message: even `x-` extensions are unknown fields there
-            action = "drop" if w.mode.unknown_keywords == "drop" else action
+            action = "drop" if mode.unknown_keywords == "drop" else action
         if key in ("$defs", "definitions"):
             continue  # kept at the root by `lower` where refs are kept; otherwise inlined where used
         if action in ("fold", "drop", "reject"):
@@ -141,27 +128,67 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
             continue
         out[key] = _keyword(w, key, value, schema, kptr, depth, out, folded)
     out = {k: v for k, v in out.items() if v is not _DROP}
-    if w.mode.typed_nodes:
+    return _finished(w, schema, out, folded, ptr, is_root)
+
+
+def _boolean_schema(w: Walk, schema: bool, ptr: str) -> Any:
+    """``true``/``false`` as a schema: kept, except where the mode needs objects (``false`` is refused)."""
+    if w.mode.type_case or w.mode.closed_objects:
+        if not schema:
+            w.loss(ptr, "false", False, Action.REJECTED, Effect.UNSATISFIABLE, "`false` schema cannot be expressed")
+        return {}
+    return schema
+
+
+def _prepared(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[str, Any]:
+    """The node in the form the keyword rules read: its ``$ref`` inlined where the mode wants it, written in
+    2020-12 terms, ``allOf`` merged, and the rewrites modes that need a type on every node make first."""
+    mode = w.mode
+    schema = _resolve_ref(w, schema, ptr, depth)
+    schema = _modernise(w, schema, ptr)
+    if "allOf" in schema and mode.all_of == "merge":
+        schema = _merge_all_of(w, schema, ptr)
+        if "$ref" in schema:  # `allOf: [{$ref}]` + siblings (pydantic v1) is now a `$ref` with siblings
+            schema = _resolve_ref(w, schema, ptr, depth)
+    if mode.any_of_alone:
+        schema = _split_types(w, schema, ptr)
+    if mode.typed_nodes:
+        schema = _distribute(w, schema, ptr)
+    if mode.closed_objects or mode.typed_nodes:
+        schema = _declare_required(w, schema, ptr)
+    return schema
+
+
+def _finished(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[str, Any], ptr: str,
+              is_root: bool) -> dict[str, Any]:
+    """The node's lowered keywords with the mode's structural rules applied and the folded ones stated."""
+    mode = w.mode
+    if mode.typed_nodes:
         _infer_type(w, out, folded, ptr)
     _after(w, schema, out, folded, ptr, is_root)
-    if folded and w.mode.type_case and "type" not in out and "anyOf" not in out:
+    if folded:
+        _state_folded(w, out, folded)
+    if mode.typed_nodes and not _typed(out):
+        _any_value(w, out, ptr)
+    if mode.object_properties_nonempty and out.get("type") == "object" and not out.get("properties") \
+            and not is_root:
+        out = _json_text(w, out, ptr)
+    if mode.any_of_alone and isinstance(out.get("anyOf"), list) and (
+            len(out) > 1 or any(is_null(b) for b in out["anyOf"])):
+        out = _alone(w, out, ptr)
+    return out
+
+
+def _state_folded(w: Walk, out: dict[str, Any], folded: dict[str, Any]) -> None:
+    """The folded keywords appended to the description, in the one format (module docstring)."""
+    if w.mode.type_case and "type" not in out and "anyOf" not in out:
         # Gemini needs a type on every node: the folded values' own type is implied by the original.
         kinds = {_json_type(v) for v in folded.get("enum", []) + ([folded["const"]] if "const" in folded else [])}
         if len(kinds) == 1:
             out["type"] = kinds.pop()
-    if folded:
-        text = json.dumps(folded, ensure_ascii=False, separators=(", ", ": "))
-        base = out.get("description")
-        out["description"] = (base + " " if isinstance(base, str) and base else "") + f"(constraints: {text})"
-    if w.mode.typed_nodes and not _typed(out):
-        _any_value(w, out, ptr)
-    if w.mode.object_properties_nonempty and out.get("type") == "object" and not out.get("properties") \
-            and not is_root:
-        out = _json_text(w, out, ptr)
-    if w.mode.any_of_alone and isinstance(out.get("anyOf"), list) and (
-            len(out) > 1 or any(is_null(b) for b in out["anyOf"])):
-        out = _alone(w, out, ptr)
-    return out
+    text = json.dumps(folded, ensure_ascii=False, separators=(", ", ": "))
+    base = out.get("description")
+    out["description"] = (base + " " if isinstance(base, str) and base else "") + f"(constraints: {text})"
 
 
 _DROP = object()
@@ -375,53 +402,68 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str, sources: list[Any] 
         # a `$ref` kept as it is (OpenAI keeps `$defs`) lists the names of what it points at
         closures.append(_closure(written, branch.get("properties", written.get("properties")
                                                      if isinstance(written, dict) else None), branch))
-        for key, value in branch.items():
-            if key == "additionalProperties" and any(closures):
-                continue  # decided below, from what each part lets through
-            # Merged member by member only when both sides have the valid type; otherwise they are
-            # compared as a whole below (an invalid schema is refused, never a crash).
-            if key == "properties" and isinstance(value, dict) and isinstance(merged.get(key, {}), dict):
-                props = merged.setdefault("properties", {})
-                for name, sub in value.items():
-                    if name in props and props[name] != sub:
-                        props[name] = {"allOf": [props[name], sub]}
-                    else:
-                        props[name] = sub
-            elif key == "required" and isinstance(value, list) and isinstance(merged.get(key, []), list):
-                if isinstance(written, dict) and written is not branch:
-                    # as written: strict mode requires every member of the branch it lowered
-                    value = written.get("required", []) if isinstance(written.get("required", []), list) else value
-                req = merged.setdefault("required", [])
-                req.extend(r for r in value if r not in req)
-            elif key in ("description", "title"):
-                merged.setdefault(key, value)
-            elif key == "type" and "type" in merged and (both := _shared_type(merged[key], value)) not in (None, []):
-                merged[key] = both  # both hold: the types they have in common
-            elif key not in merged or merged[key] == value:
-                merged[key] = value
-            else:
-                w.loss(jp.join(kptr, i, key), "allOf", branches, Action.REJECTED, Effect.UNSATISFIABLE,
-                       f"`allOf` branches disagree on `{key}` and {w.target} has no `allOf`: "
-                       "toolcast will not emit a schema that means something else")
-                return merged
+        clash = _merge_branch(merged, branch, written, any(closures))
+        if clash is not None:
+            w.loss(jp.join(kptr, i, clash), "allOf", branches, Action.REJECTED, Effect.UNSATISFIABLE,
+                   f"`allOf` branches disagree on `{clash}` and {w.target} has no `allOf`: "
+                   "toolcast will not emit a schema that means something else")
+            return merged
+    _limit_to_closures(w, merged, closures, kptr, branches)
+    return merged
+
+
+def _merge_branch(merged: dict[str, Any], branch: dict[str, Any], written: Any, closed: bool) -> str | None:
+    """``branch``'s keywords merged into ``merged``; the keyword on which they disagree (the merge stops
+    there), or None. ``closed``: some part limits the keys, so ``additionalProperties`` is decided later."""
+    for key, value in branch.items():
+        if key == "additionalProperties" and closed:
+            continue  # decided by `_limit_to_closures`, from what each part lets through
+        # Merged member by member only when both sides have the valid type; otherwise they are
+        # compared as a whole below (an invalid schema is refused, never a crash).
+        if key == "properties" and isinstance(value, dict) and isinstance(merged.get(key, {}), dict):
+            props = merged.setdefault("properties", {})
+            for name, sub in value.items():
+                if name in props and props[name] != sub:
+                    props[name] = {"allOf": [props[name], sub]}
+                else:
+                    props[name] = sub
+        elif key == "required" and isinstance(value, list) and isinstance(merged.get(key, []), list):
+            if isinstance(written, dict) and written is not branch:
+                # as written: strict mode requires every member of the branch it lowered
+                value = written.get("required", []) if isinstance(written.get("required", []), list) else value
+            req = merged.setdefault("required", [])
+            req.extend(r for r in value if r not in req)
+        elif key in ("description", "title"):
+            merged.setdefault(key, value)
+        elif key == "type" and "type" in merged and (both := _shared_type(merged[key], value)) not in (None, []):
+            merged[key] = both  # both hold: the types they have in common
+        elif key not in merged or merged[key] == value:
+            merged[key] = value
+        else:
+            return key
+    return None
+
+
+def _limit_to_closures(w: Walk, merged: dict[str, Any], closures: list[_Closure | None], kptr: str,
+                       branches: list[Any]) -> None:
+    """The merged object limited to what every closed part lets through, and the merge's loss said."""
     forbidden = _intersect(merged, [c for c in closures if c is not None])
     if forbidden is None:
         w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.WIDENING,
                f"`allOf` branches merged into one schema for {w.target}: closed branches with "
                "`patternProperties` are merged as a union, so keys a branch forbids may be sent")
-        return merged
+        return
     req = merged.get("required")
     blocked = [r for r in req if r in forbidden] if isinstance(req, list) else []
     if blocked:
         w.loss(kptr, "allOf", branches, Action.REJECTED, Effect.UNSATISFIABLE,
                f"`allOf` requires {', '.join(f'`{b}`' for b in blocked)}, which a closed branch does not list: "
                "it accepts nothing")
-        return merged
+        return
     note = (f" (closed branches let through only the keys they all list: {', '.join(f'`{f}`' for f in forbidden)} "
             "can never be sent)") if forbidden else ""
     w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.NEUTRAL,
            f"`allOf` branches merged into one schema for {w.target}{note}")
-    return merged
 
 
 #: A part of an ``allOf`` that limits the keys of the merged object: the names it lists, what it lets
