@@ -191,10 +191,6 @@ class _Walk(Exception):
     """The schema needs the walker after all (found during the scan)."""
 
 
-def _spent(value: Any, ptr: str, is_root: bool = False) -> None:
-    """What ``scanned_lowering``'s ``node`` is once the scan is over (see there)."""
-
-
 def scanned_lowering(schema: Any, base: str, target: str, mode: Mode,
                      facts: SchemaFacts) -> Lowered | None:
     """The losses and round-trip record of lowering ``schema`` in ``mode`` without the walker, for schemas where
@@ -203,9 +199,6 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mode,
     members; None when the walk may do more (then it must be walked). The rest must be quiet: ``quiet``
     answers True for the mode with all of that turned off. Held to the walker like ``quiet``."""
     rules = mode.keywords
-    closed, every, typed = mode.closed_objects, mode.all_required, mode.typed_nodes
-    cased, free_form = mode.type_case, mode.object_properties_nonempty
-    structural = mode.reshapes
     # The scan follows every setting that reshapes a schema, but leaves every `anyOf` to the walker where
     # it must stand alone.
     if any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
@@ -213,116 +206,145 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mode,
         return None
     if not quiet(_without_what_the_scan_follows(mode), facts):
         return None
-    drop_unknown = mode.unknown_keywords == "drop"
-    drop_extra = mode.additional_properties == "drop"
-    nullable_lists = mode.type_arrays == "nullable"
-    json_text: list[str] = []
-    found: dict[tuple[str, str], Loss] = {}
-    optional: list[str] = []
-    nullable: list[str] = []
-    added: list[str] = []
+    scanned = _LossScan(target, mode)
+    try:
+        scanned.node(schema, base, is_root=True)
+        for key in ("$defs", "definitions"):
+            defs = schema.get(key) if isinstance(schema, dict) else None
+            if isinstance(defs, dict):
+                for name, item in defs.items():
+                    scanned.node(item, jp.join(base, key, name))
+    except _Walk:
+        return None
+    return scanned.lowered(schema)
 
-    def loss(ptr: str, key: str, value: Any, said: Said) -> None:
-        found.setdefault((ptr, key), Loss(target, ptr, key, copy_json(value), *said))
 
-    def node(value: Any, ptr: str, is_root: bool = False) -> None:
+class _LossScan:
+    """One scanned lowering: the mode's settings it follows, read once, and the losses and round-trip record
+    it finds (what the walker's ``Walk`` would hold). A class, not a closure: a closure that calls itself is a
+    cycle only the collector frees, holding every loss until then (checks pause the collector)."""
+
+    __slots__ = ("added", "cased", "closed", "drop_extra", "drop_unknown", "every", "found", "free_form",
+                 "json_text", "mode", "nullable", "nullable_lists", "optional", "reshapes", "rules", "target", "typed")
+
+    def __init__(self, target: str, mode: Mode) -> None:
+        self.target, self.mode, self.rules = target, mode, mode.keywords
+        self.closed, self.every, self.typed = mode.closed_objects, mode.all_required, mode.typed_nodes
+        self.cased, self.free_form, self.reshapes = mode.type_case, mode.object_properties_nonempty, mode.reshapes
+        self.drop_unknown = mode.unknown_keywords == "drop"
+        self.drop_extra = mode.additional_properties == "drop"
+        self.nullable_lists = mode.type_arrays == "nullable"
+        self.found: dict[tuple[str, str], Loss] = {}
+        self.optional: list[str] = []
+        self.nullable: list[str] = []
+        self.added: list[str] = []
+        self.json_text: list[str] = []
+
+    def loss(self, ptr: str, key: str, value: Any, said: Said) -> None:
+        self.found.setdefault((ptr, key), Loss(self.target, ptr, key, copy_json(value), *said))
+
+    def lowered(self, schema: Any) -> Lowered:
+        record = {"optional": sorted(set(self.optional)), "nullable": sorted(set(self.nullable)),
+                  "added": sorted(set(self.added)), "json_text": sorted(set(self.json_text))}
+        return Lowered(schema, sorted(self.found.values(), key=lambda x: (x.pointer, x.keyword)),
+                       {k: v for k, v in record.items() if v})
+
+    def node(self, value: Any, ptr: str, is_root: bool = False) -> None:
+        """One schema node: its own losses, its sub-schemas', then the structural rules' (``walker._after``)."""
         if not isinstance(value, dict):
-            if structural:
+            if self.reshapes:
                 raise _Walk  # boolean schemas: closed and typed modes rewrite or refuse them
             return
         t = value.get("type")
         props = value.get("properties")
-        if typed and t is None:
+        if self.typed and t is None:
             raise _Walk  # a type to infer
         lowered_type = t
-        if nullable_lists and isinstance(t, list):
+        if self.nullable_lists and isinstance(t, list):
             kinds = [k for k in t if k != "null"]
             if len(kinds) != 1:
                 raise _Walk  # split into `anyOf` branches
             lowered_type = kinds[0]
-            loss(jp.join(ptr, "type"), "type", t, type_list_said(target))
+            self.loss(jp.join(ptr, "type"), "type", t, type_list_said(self.target))
         req = value.get("required")
-        if (closed or typed) and isinstance(req, list) and any(
+        if (self.closed or self.typed) and isinstance(req, list) and any(
                 isinstance(r, str) and r not in (props if isinstance(props, dict) else {}) for r in req):
             raise _Walk  # a required name to declare (or an object that accepts nothing)
+        self.keywords(value, ptr, t)
+        is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in value
+        if is_object and self.closed:
+            props = self.closed_object(value, ptr, props, is_root)
+        if is_object and self.every and isinstance(props, dict):
+            self.every_member_required(value, ptr, props, req)
+        if self.free_form and lowered_type == "object" and not props and not is_root:
+            self.json_text.append(ptr)
+            self.loss(jp.join(ptr, "type"), "type", "object", json_text_said(self.target))
+
+    def keywords(self, value: dict[str, Any], ptr: str, t: Any) -> None:
+        """The node's keywords the mode folds, drops or refuses, and its sub-schemas scanned."""
+        target, mode = self.target, self.mode
         for key, sub in value.items():
             if key in ("$defs", "definitions", "additionalItems"):
                 # The root's definitions are lowered on their own below, nested ones are left out unwalked;
                 # `additionalItems` without tuple `items` means nothing and is left out unreported.
                 continue
-            action = rules.get(key, "keep")
-            if drop_unknown and key not in KNOWN and (cased or not key.startswith("x-")):
+            action = self.rules.get(key, "keep")
+            if self.drop_unknown and key not in KNOWN and (self.cased or not key.startswith("x-")):
                 action = "drop"
             if action == "keep" and key not in _LOOKED_AT:
                 continue  # kept as it is: no pointer to build
             kptr = jp.join(ptr, key)
             if action in ("fold", "drop", "reject"):
-                loss(kptr, key, sub, fate_said(key, action, target))
+                self.loss(kptr, key, sub, fate_said(key, action, target))
             elif key == "enum" and mode.enum_refused(sub, value):
-                loss(kptr, key, sub, enum_said(mode, target))
+                self.loss(kptr, key, sub, enum_said(mode, target))
             elif key == "format" and isinstance(sub, str) and not mode.format_ok(sub, t):
-                loss(kptr, key, sub, format_said(sub, target))
-            elif key == "additionalProperties" and drop_extra:
-                loss(kptr, key, sub, extra_dropped_said(sub, target))
-            elif key == "additionalProperties" and closed and sub is not False:
-                loss(kptr, key, sub, map_closed_said(target))
+                self.loss(kptr, key, sub, format_said(sub, target))
+            elif key == "additionalProperties" and self.drop_extra:
+                self.loss(kptr, key, sub, extra_dropped_said(sub, target))
+            elif key == "additionalProperties" and self.closed and sub is not False:
+                self.loss(kptr, key, sub, map_closed_said(target))
             elif key == "additionalProperties":
                 if isinstance(sub, dict):
-                    node(sub, kptr)
+                    self.node(sub, kptr)
             elif key in ONE_SCHEMA:
-                node(sub, kptr)
+                self.node(sub, kptr)
             elif key in SCHEMA_MAP and isinstance(sub, dict):
                 for name, item in sub.items():
-                    node(item, jp.join(kptr, name))
+                    self.node(item, jp.join(kptr, name))
             elif key in SCHEMA_LIST and isinstance(sub, list):
                 for i, item in enumerate(sub):
-                    node(item, jp.join(kptr, i))
-        is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in value
-        if is_object and closed:
-            if "properties" not in value:
-                added.append(jp.join(ptr, "properties"))
-                props = {}
-            if "additionalProperties" not in value:
-                added.append(jp.join(ptr, "additionalProperties"))
-                if not no_arguments(value, is_root):
-                    loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, closed_said(target))
-        if is_object and every and isinstance(props, dict):
-            required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
-            for name, sub in props.items():
-                if name in required:
-                    continue
-                pptr = jp.join(ptr, "properties", name)
-                # The walker asks `with_null` of the member as lowered; what it reads of it (type, enum, const:
-                # no `anyOf` or `$ref` here) is the same in the original for the modes that make members required.
-                already = with_null(sub) == sub
-                required.append(name)
-                optional.append(pptr)
-                if not already:
-                    nullable.append(pptr)
-                loss(pptr, "required", name, required_said(name, already, target))
-            if "required" not in value:
-                added.append(jp.join(ptr, "required"))
-        if free_form and lowered_type == "object" and not props and not is_root:
-            json_text.append(ptr)
-            loss(jp.join(ptr, "type"), "type", "object", json_text_said(target))
+                    self.node(item, jp.join(kptr, i))
 
-    try:
-        node(schema, base, is_root=True)
-        for key in ("$defs", "definitions"):
-            defs = schema.get(key) if isinstance(schema, dict) else None
-            if isinstance(defs, dict):
-                for name, item in defs.items():
-                    node(item, jp.join(base, key, name))
-    except _Walk:
-        return None
-    finally:
-        # `node` calls itself through its closure: a cycle only the collector frees, which would hold every
-        # list and loss above until then (checks pause the collector: 120,000 objects per 1,000 tools).
-        node = _spent
-    record = {"optional": sorted(set(optional)), "nullable": sorted(set(nullable)), "added": sorted(set(added)),
-              "json_text": sorted(set(json_text))}
-    return Lowered(schema, sorted(found.values(), key=lambda x: (x.pointer, x.keyword)),
-                   {k: v for k, v in record.items() if v})
+    def closed_object(self, value: dict[str, Any], ptr: str, props: Any, is_root: bool) -> Any:
+        """Strict mode's closing of an object: the keywords it adds recorded; the properties it then has."""
+        if "properties" not in value:
+            self.added.append(jp.join(ptr, "properties"))
+            props = {}
+        if "additionalProperties" not in value:
+            self.added.append(jp.join(ptr, "additionalProperties"))
+            if not no_arguments(value, is_root):
+                self.loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None,
+                          closed_said(self.target))
+        return props
+
+    def every_member_required(self, value: dict[str, Any], ptr: str, props: dict[str, Any], req: Any) -> None:
+        """Strict mode's required members: each optional one made required (and nullable) and recorded."""
+        required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+        for name, sub in props.items():
+            if name in required:
+                continue
+            pptr = jp.join(ptr, "properties", name)
+            # The walker asks `with_null` of the member as lowered; what it reads of it (type, enum, const:
+            # no `anyOf` or `$ref` here) is the same in the original for the modes that make members required.
+            already = with_null(sub) == sub
+            required.append(name)
+            self.optional.append(pptr)
+            if not already:
+                self.nullable.append(pptr)
+            self.loss(pptr, "required", name, required_said(name, already, self.target))
+        if "required" not in value:
+            self.added.append(jp.join(ptr, "required"))
 
 
 def _without_what_the_scan_follows(mode: Mode) -> Mode:
