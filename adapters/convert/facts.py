@@ -64,53 +64,88 @@ class SchemaFacts:
 
 def scan(schema: Any) -> SchemaFacts:
     """One pass over ``schema``'s nodes (the positions the walker descends into, and a few more)."""
-    keywords: set[str] = set()
-    flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items",
-                           "array_without_items", "closed_missing", "foreign_refs"), False)
-    count = 0
-    too_big = False
-    # Within OpenAI strict's limits (``accept.strict_sizes``), counted generously: nesting of any kind, every
-    # property and enum value, the characters of names and values.
-    deepest = props_total = enum_total = chars = 0
-    big_enum = False
-    stack: list[tuple[Any, int]] = [(schema, 0)]
-    while stack:
-        node, depth = stack.pop()
-        count += 1
-        if depth > _MAX_DEPTH or count > _MAX_NODES:
-            too_big = True
-            break
-        if not isinstance(node, dict):
-            continue
-        keywords.update(node)
-        deepest = max(deepest, depth)
+    census = _Census(schema)
+    too_big = not census.visit_all()
+    root = schema if isinstance(schema, dict) else {}
+    plain = root.get("type") == "object" and isinstance(root.get("properties"), dict) and not any(
+        k in root for k in ("$ref", "anyOf", "oneOf", "allOf")) and not too_big and census.small() \
+        and certainly_valid(schema)
+    return SchemaFacts(
+        keywords=frozenset(census.keywords), root_typed=isinstance(schema, dict) and "type" in schema,
+        plain_root=plain, root_composition=any(k in root for k in ("anyOf", "oneOf", "allOf")), too_big=too_big,
+        **census.flags)
+
+
+class _Census:
+    """What ``scan`` counts and flags while it visits a schema's nodes."""
+
+    __slots__ = ("big_enum", "chars", "deepest", "enum_total", "flags", "keywords", "props_total", "schema")
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.keywords: set[str] = set()
+        self.flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items",
+                                    "array_without_items", "closed_missing", "foreign_refs"), False)
+        # Within OpenAI strict's limits (``accept.strict_sizes``), counted generously: nesting of any kind,
+        # every property and enum value, the characters of names and values.
+        self.deepest = self.props_total = self.enum_total = self.chars = 0
+        self.big_enum = False
+
+    def small(self) -> bool:
+        return self.deepest <= 9 and self.props_total <= 5000 and self.enum_total <= 1000 \
+            and self.chars <= 120_000 and not self.big_enum
+
+    def visit_all(self) -> bool:
+        """Every node visited and counted; False when the schema is deeper or larger than the scan looks."""
+        flags = self.flags
+        count = 0
+        stack: list[tuple[Any, int]] = [(self.schema, 0)]
+        while stack:
+            node, depth = stack.pop()
+            count += 1
+            if depth > _MAX_DEPTH or count > _MAX_NODES:
+                return False
+            if not isinstance(node, dict):
+                continue
+            self.keywords.update(node)
+            self.deepest = max(self.deepest, depth)
+            self.measure(node)
+            for key, value in node.items():
+                if key not in KNOWN and not key.startswith("x-"):
+                    flags["unknown"] = True
+                if key in ONE_SCHEMA or key == "additionalItems":
+                    if isinstance(value, list):  # tuple `items` (and anything else listed there)
+                        flags["tuple_items"] = True
+                        stack.extend((v, depth + 1) for v in value)
+                    else:
+                        stack.append((value, depth + 1))
+                elif key in SCHEMA_MAP:
+                    if isinstance(value, dict):
+                        stack.extend((v, depth + 1) for v in value.values())
+                elif key in SCHEMA_LIST and isinstance(value, list):
+                    stack.extend((v, depth + 1) for v in value)
+            self.flag(node)
+        return True
+
+    def measure(self, node: dict[str, Any]) -> None:
+        """The node's names and values counted towards OpenAI strict's size limits."""
         for key in ("properties", "$defs", "definitions"):
             names = node.get(key)
             if isinstance(names, dict):
-                props_total += len(names)
-                chars += sum(len(k) for k in names)
+                self.props_total += len(names)
+                self.chars += sum(len(k) for k in names)
         values = node.get("enum")
         if isinstance(values, list):
-            enum_total += len(values)
-            big_enum = big_enum or len(values) > 250
-            chars += sum(len(v) for v in values if isinstance(v, str))
+            self.enum_total += len(values)
+            self.big_enum = self.big_enum or len(values) > 250
+            self.chars += sum(len(v) for v in values if isinstance(v, str))
         if isinstance(node.get("const"), str):
-            chars += len(node["const"])
-        for key, value in node.items():
-            if key not in KNOWN and not key.startswith("x-"):
-                flags["unknown"] = True
-            if key in ONE_SCHEMA or key == "additionalItems":
-                if isinstance(value, list):  # tuple `items` (and anything else listed there)
-                    flags["tuple_items"] = True
-                    stack.extend((v, depth + 1) for v in value)
-                else:
-                    stack.append((value, depth + 1))
-            elif key in SCHEMA_MAP:
-                if isinstance(value, dict):
-                    stack.extend((v, depth + 1) for v in value.values())
-            elif key in SCHEMA_LIST and isinstance(value, list):
-                stack.extend((v, depth + 1) for v in value)
-        if "$ref" in node and not _root_ref(schema, node["$ref"]):
+            self.chars += len(node["const"])
+
+    def flag(self, node: dict[str, Any]) -> None:
+        """The facts about one node's own keywords: references, types, draft-04 forms, closed objects."""
+        flags = self.flags
+        if "$ref" in node and not _root_ref(self.schema, node["$ref"]):
             flags["foreign_refs"] = True
         t = node.get("type")
         if isinstance(t, list):
@@ -128,13 +163,6 @@ def scan(schema: Any) -> SchemaFacts:
             props = node.get("properties", {})
             if not isinstance(props, dict) or any(isinstance(r, str) and r not in props for r in node["required"]):
                 flags["closed_missing"] = True
-    root = schema if isinstance(schema, dict) else {}
-    small = deepest <= 9 and props_total <= 5000 and enum_total <= 1000 and chars <= 120_000 and not big_enum
-    plain = root.get("type") == "object" and isinstance(root.get("properties"), dict) and not any(
-        k in root for k in ("$ref", "anyOf", "oneOf", "allOf")) and not too_big and small and certainly_valid(schema)
-    return SchemaFacts(
-        keywords=frozenset(keywords), root_typed=isinstance(schema, dict) and "type" in schema, plain_root=plain,
-        root_composition=any(k in root for k in ("anyOf", "oneOf", "allOf")), too_big=too_big, **flags)
 
 
 def _root_ref(root: Any, ref: Any) -> bool:
