@@ -18,22 +18,12 @@ from .. import pointer as jp
 from ..checks.fast_meta import certainly_valid
 from ..jsonvalue import copy_json
 from ..losses import Loss
+from . import wording
 from .keywords import JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 from .lowered import Lowered
 from .mode import Mode
 from .nodes import kept_ref, no_arguments, with_null
-from .wording import (
-    Said,
-    closed_said,
-    enum_said,
-    extra_dropped_said,
-    fate_said,
-    format_said,
-    json_text_said,
-    map_closed_said,
-    required_said,
-    type_list_said,
-)
+from .wording import Said
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
 #: (128 levels, 100,000 nodes), so the walker's budget losses cannot be missed.
@@ -293,7 +283,7 @@ class _LossScan:
             if len(kinds) != 1:
                 raise _Walk  # split into `anyOf` branches
             lowered_type = kinds[0]
-            self.loss(jp.join(ptr, "type"), "type", t, type_list_said(self.target))
+            self.loss(jp.join(ptr, "type"), "type", t, wording.type_list_said(self.target))
         req = value.get("required")
         if (self.closed or self.typed) and isinstance(req, list) and any(
                 isinstance(r, str) and r not in (props if isinstance(props, dict) else {}) for r in req):
@@ -306,7 +296,7 @@ class _LossScan:
             self.every_member_required(value, ptr, props, req)
         if self.free_form and lowered_type == "object" and not props and not is_root:
             self.json_text.append(ptr)
-            self.loss(jp.join(ptr, "type"), "type", "object", json_text_said(self.target))
+            self.loss(jp.join(ptr, "type"), "type", "object", wording.json_text_said(self.target))
 
     def keywords(self, value: dict[str, Any], ptr: str, t: Any) -> None:
         """The node's keywords the mode folds, drops or refuses, and its sub-schemas scanned."""
@@ -323,15 +313,15 @@ class _LossScan:
                 continue  # kept as it is: no pointer to build
             kptr = jp.join(ptr, key)
             if action in ("fold", "drop", "reject"):
-                self.loss(kptr, key, sub, fate_said(key, action, target))
+                self.loss(kptr, key, sub, wording.fate_said(key, action, target))
             elif key == "enum" and mode.enum_refused(sub, value):
-                self.loss(kptr, key, sub, enum_said(mode, target))
+                self.loss(kptr, key, sub, wording.enum_said(mode, target))
             elif key == "format" and isinstance(sub, str) and not mode.format_ok(sub, t):
-                self.loss(kptr, key, sub, format_said(sub, target))
+                self.loss(kptr, key, sub, wording.format_said(sub, target))
             elif key == "additionalProperties" and self.drop_extra:
-                self.loss(kptr, key, sub, extra_dropped_said(sub, target))
+                self.loss(kptr, key, sub, wording.extra_dropped_said(sub, target))
             elif key == "additionalProperties" and self.closed and sub is not False:
-                self.loss(kptr, key, sub, map_closed_said(target))
+                self.loss(kptr, key, sub, wording.map_closed_said(target))
             elif key == "additionalProperties":
                 if isinstance(sub, dict):
                     self.node(sub, kptr)
@@ -353,7 +343,7 @@ class _LossScan:
             self.added.append(jp.join(ptr, "additionalProperties"))
             if not no_arguments(value, is_root):
                 self.loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None,
-                          closed_said(self.target))
+                          wording.closed_said(self.target))
         return props
 
     def every_member_required(self, value: dict[str, Any], ptr: str, props: dict[str, Any], req: Any) -> None:
@@ -370,7 +360,7 @@ class _LossScan:
             self.optional.append(pptr)
             if not already:
                 self.nullable.append(pptr)
-            self.loss(pptr, "required", name, required_said(name, already, self.target))
+            self.loss(pptr, "required", name, wording.required_said(name, already, self.target))
         if "required" not in value:
             self.added.append(jp.join(ptr, "required"))
 
