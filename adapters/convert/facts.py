@@ -10,8 +10,7 @@ on the real-world corpus and on random schemas.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
@@ -165,37 +164,46 @@ def _root_ref(root: Any, ref: Any) -> bool:
 
 def quiet(mode: Mode, facts: SchemaFacts) -> bool:
     """True only when lowering a schema with these facts in ``mode`` certainly records no loss."""
+    return not mode.reshapes and _quiet_but_for_what_a_scan_follows(mode, facts) \
+        and not _scanned_settings_act(mode, facts)
+
+
+def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
+    """``quiet`` for ``mode`` with every setting ``scanned_lowering`` follows itself turned off (those that
+    reshape a schema, and those ``_scanned_settings_act`` reads)."""
     # Not walked, the output is not judged (``accept``): only a plain, valid root may skip the walk.
-    if facts.too_big or not facts.root_typed or not facts.plain_root or mode.reshapes:
+    if facts.too_big or not facts.root_typed or not facts.plain_root:
         return False
     used = facts.keywords
-    if "$ref" in used and (facts.foreign_refs or mode.inlines_all()
-                           or not mode.ref_siblings):
+    if "$ref" in used and (facts.foreign_refs or mode.inlines_all() or not mode.ref_siblings):
         return False  # inlined (and reported), cut or dropped; only references kept as they are stay quiet
     if "$dynamicRef" in used:
         return False
     if facts.dirty_type or facts.draft4_exclusive or facts.tuple_items or facts.closed_missing:
         return False  # rewritten (and reported) in every mode, or refused in every mode
-    rules = mode.keywords
-    if any(rules.get(key, "keep") != "keep" for key in used):
+    if ("$defs" in used or "definitions" in used) and mode.inlines_all():
         return False
-    if facts.unknown and mode.unknown_keywords == "drop":
-        return False
-    if ("$defs" in used or "definitions" in used) and (mode.inlines_all()):
-        return False
-    checks = (
-        ("allOf", mode.all_of == "merge"), ("oneOf", mode.one_of == "anyOf"),
-        ("const", mode.const == "enum"), ("enum", mode.enum != "any"),
-        ("format", mode.formats is not None), ("minItems", mode.min_items_max is not None),
-        ("additionalProperties", mode.additional_properties == "drop"),
-    )
+    checks = (("allOf", mode.all_of == "merge"), ("oneOf", mode.one_of == "anyOf"),
+              ("const", mode.const == "enum"), ("minItems", mode.min_items_max is not None))
     if any(acts and key in used for key, acts in checks):
-        return False
-    if facts.type_list and mode.type_arrays == "nullable":
         return False
     if facts.array_without_items and mode.needs_items:
         return False
     return not (facts.root_composition and not mode.root_composition)
+
+
+def _scanned_settings_act(mode: Mode, facts: SchemaFacts) -> bool:
+    """Whether a setting a scan can follow may record a loss for these facts: keywords the mode folds, drops
+    or refuses by name, unknown keywords it drops, enums, formats and extra keys it does not take, type lists."""
+    used = facts.keywords
+    rules = mode.keywords
+    if any(rules.get(key, "keep") != "keep" for key in used):
+        return True
+    if facts.unknown and mode.unknown_keywords == "drop":
+        return True
+    checks = (("enum", mode.enum != "any"), ("format", mode.formats is not None),
+              ("additionalProperties", mode.additional_properties == "drop"))
+    return any(acts and key in used for key, acts in checks) or (facts.type_list and mode.type_arrays == "nullable")
 
 
 #: Keywords whose absence changes what the walker does next to them (an array's `items`, an object's members,
@@ -222,7 +230,7 @@ def scanned_lowering(schema: Any, base: str, target: str, mode: Mode,
     if any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
             or (mode.any_of_alone and "anyOf" in facts.keywords):
         return None
-    if not quiet(_without_what_the_scan_follows(mode), facts):
+    if not _quiet_but_for_what_a_scan_follows(mode, facts):
         return None
     scanned = _LossScan(target, mode)
     try:
@@ -363,10 +371,3 @@ class _LossScan:
             self.loss(pptr, "required", name, wording.required_said(name, already, self.target))
         if "required" not in value:
             self.added.append(jp.join(ptr, "required"))
-
-
-def _without_what_the_scan_follows(mode: Mode) -> Mode:
-    """``mode`` with every setting ``scanned_lowering`` follows itself turned off: what must then be quiet."""
-    return replace(mode, keywords=MappingProxyType({}), enum="any", formats=None, unknown_keywords="keep",
-                   additional_properties="keep", type_arrays="keep", closed_objects=False, all_required=False,
-                   typed_nodes=False, type_case=False, any_of_alone=False, object_properties_nonempty=False)
