@@ -178,7 +178,7 @@ class TokenCosts:
     and options (least recently used out first)."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
-        from .checks.analyzer import Table
+        from .lru import Table
 
         self._counters: dict[str, Counter | None] = {}
         self._counts: Table[tuple[Any, ...], int] = Table(size)

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from toolcast.adapters.checks.api import check_document  # noqa: E402
 from toolcast.adapters.checks.config import CheckConfig  # noqa: E402
-from toolcast.adapters.checks.findings import Severity  # noqa: E402
+from toolcast.adapters.rules.findings import Severity  # noqa: E402
 
 from tests.corpus.harness import corpus  # noqa: E402  (the corpus exactly as its tests load it)
 

@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORE: dict[str, tuple[str, list[str]]] = {
     "walker": ("adapters/convert/walker.py", ["tests/convert", "tests/checks/test_losses.py"]),
     "engine": ("adapters/checks/engine.py", ["tests/checks"]),
-    "rules": ("adapters/checks/rules.py", ["tests/checks"]),
+    "rules": ("adapters/rules/codes.py", ["tests/checks"]),
     "parser": ("adapters/document/parser.py", ["tests/document", "tests/reliability/test_positions.py"]),
     "line_index": ("adapters/document/line_index.py", ["tests/document/test_line_index.py",
                                                        "tests/reliability/test_positions.py",
@@ -60,7 +60,7 @@ CORE: dict[str, tuple[str, list[str]]] = {
     "mode": ("adapters/convert/mode.py", ["tests/convert", "tests/checks/test_losses.py"]),
     "wording": ("adapters/convert/wording.py", ["tests/convert", "tests/checks/test_losses.py"]),
     "nodes": ("adapters/convert/nodes.py", ["tests/convert", "tests/checks/test_losses.py"]),
-    "fast_instance": ("adapters/checks/fast_instance.py", ["tests/checks/test_fast_instance.py"]),
+    "fast_instance": ("adapters/schema/fast_instance.py", ["tests/checks/test_fast_instance.py"]),
     "envelopes": ("adapters/convert/api.py", ["tests/convert"]),  # tests/messages and tests/cli start processes
 }
 

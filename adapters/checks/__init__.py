@@ -1,30 +1,32 @@
 """Checks: every problem in a tool file, with a stable code and an exact position.
 
-The rule registry is filled at import (``rules``); the rest is imported on first use (PEP 562), so
+The rule registry is filled at import (``adapters/rules``); the rest is imported on first use (PEP 562), so
 that the language server answers ``initialize`` before it has loaded the checks."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import rules as _rules  # noqa: F401  (registers every rule in RULES)
 from ..lazy import exports
-from . import rules as _rules  # noqa: F401  (registers every rule in RULES)
 
 if TYPE_CHECKING:
+    from ..rules.findings import Finding, Fix, Related, Severity, TextEdit
+    from ..rules.registry import RULES, Rule, rule_url
     from .analyzer import Analyzer
-    from .api import DocumentReport, FindingBlock, ToolSummary, check_document, check_names_across, summarize_document
+    from .api import check_document, check_names_across, summarize_document
     from .config import DEFAULT_GLOBS, CheckConfig, ConfigProblem, config_from_mapping, load_config
-    from .findings import Finding, Fix, Related, Severity, TextEdit
-    from .registry import RULES, Rule, rule_url
+    from .report import DocumentReport, FindingBlock, ToolSummary
 
 _WHERE = {
     "Analyzer": "analyzer",
-    "DocumentReport": "api", "FindingBlock": "api", "ToolSummary": "api", "check_document": "api",
+    "DocumentReport": "report", "FindingBlock": "report", "ToolSummary": "report", "check_document": "api",
     "check_names_across": "api", "summarize_document": "api",
     "DEFAULT_GLOBS": "config", "CheckConfig": "config", "ConfigProblem": "config", "config_from_mapping": "config",
     "load_config": "config",
-    "Finding": "findings", "Fix": "findings", "Related": "findings", "Severity": "findings", "TextEdit": "findings",
-    "RULES": "registry", "Rule": "registry", "rule_url": "registry",
+    "Finding": "..rules.findings", "Fix": "..rules.findings", "Related": "..rules.findings",
+    "Severity": "..rules.findings", "TextEdit": "..rules.findings",
+    "RULES": "..rules.registry", "Rule": "..rules.registry", "rule_url": "..rules.registry",
 }
 
 __all__ = [

@@ -9,9 +9,9 @@ from typing import Any
 
 from ..cost import METHODS, UNAVAILABLE, TokenCosts
 from ..providers import DISPLAY_NAMES
+from ..rules.codes import TOKEN_BUDGET, TOKEN_BUDGET_UNAVAILABLE, TOOL_COUNT_BUDGET
 from .config import CheckConfig
-from .rules import TOKEN_BUDGET, TOKEN_BUDGET_UNAVAILABLE, TOOL_COUNT_BUDGET
-from .tool_checks import Raw
+from .raw import Raw
 
 
 def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) -> list[Raw]:

@@ -15,10 +15,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..rules.codes import CONFIG_BAD_BUDGET, CONFIG_BAD_VALUE, CONFIG_UNKNOWN_CONSUMER, CONFIG_UNKNOWN_KEY
+from ..rules.findings import Severity
+from ..rules.registry import RULES
 from ..targets import TARGETS, TargetOptions, TypeCase
-from .findings import Severity
-from .registry import RULES
-from .rules import CONFIG_BAD_BUDGET, CONFIG_BAD_VALUE, CONFIG_UNKNOWN_CONSUMER, CONFIG_UNKNOWN_KEY
 
 #: Files that count as tool files when a folder is checked (or a client asks).
 DEFAULT_GLOBS: tuple[str, ...] = (
@@ -165,7 +165,7 @@ def is_code_like(value: str) -> bool:
 
 def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConfig, list[ConfigProblem]]:
     """Build a configuration from the keys of ``[tool.toolcast]``; problems are reported, good keys kept."""
-    from .registry import RULES  # late: the registry imports nothing from here, keep it that way
+    from ..rules.registry import RULES  # late: the registry imports nothing from here, keep it that way
 
     problems: list[ConfigProblem] = []
     kwargs: dict[str, Any] = {"source": source}

@@ -13,10 +13,7 @@ from typing import Any
 from .. import pointer as jp
 from ..consumers import Consumer, ConsumerRule, consumer, model_family, provider_tool_limit
 from ..providers import DISPLAY_NAMES
-from .config import CheckConfig
-from .fast_meta import certainly_valid
-from .findings import Severity
-from .rules import (
+from ..rules.codes import (
     CONSUMER_ARRAY_ITEMS,
     CONSUMER_META_SCHEMA,
     CONSUMER_NAME_LENGTH,
@@ -27,8 +24,11 @@ from .rules import (
     CONSUMER_UNTYPED_SCHEMA,
     PROVIDER_TOOL_COUNT,
 )
-from .schema_walk import BudgetExceeded, subschemas, types_of
-from .tool_checks import Raw
+from ..rules.findings import Severity
+from ..schema.fast_meta import certainly_valid
+from ..schema.walk import BudgetExceeded, subschemas, types_of
+from .config import CheckConfig
+from .raw import Raw
 
 #: At most this many findings of one rule in one tool (a generated schema can repeat a fault many times).
 _PER_RULE = 10
@@ -158,7 +158,7 @@ def _array_items(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr:
 
 def _draft07() -> Any:
     """A validator of schemas against the draft-07 meta-schema (cheap to build; no module-level cache)."""
-    from jsonschema import Draft7Validator  # type: ignore[import-untyped]
+    from jsonschema import Draft7Validator
 
     return Draft7Validator(Draft7Validator.META_SCHEMA)
 

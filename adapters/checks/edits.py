@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
-from .findings import Fix, TextEdit
+from ..rules.findings import Fix, TextEdit
 
 SpanFn = Callable[[str, str], "tuple[int, int] | None"]
 

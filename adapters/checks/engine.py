@@ -16,15 +16,7 @@ from typing import Any
 
 from .. import pointer as jp
 from ..providers import DISPLAY_NAMES
-from .analyzer import Analyzer, collector_paused
-from .api import DocumentReport, FindingBlock, ToolSummary
-from .config import CheckConfig, ConfigProblem
-from .consumer_checks import document_raws
-from .edits import Renderer
-from .findings import Finding, Fix, Related, Severity
-from .registry import RULES
-from .request_checks import is_request, request_raws
-from .rules import (
+from ..rules.codes import (
     ANTHROPIC_STRICT_OPTIONAL,
     ANTHROPIC_STRICT_TOOLS,
     ANTHROPIC_STRICT_UNIONS,
@@ -37,8 +29,19 @@ from .rules import (
     NAME_COLLISION_AFTER_SANITISING,
     NOT_A_TOOL_FILE,
 )
-from .schema_walk import MAX_DEPTH
-from .tool_checks import Raw, ToolFacts, check_tool
+from ..rules.findings import Finding, Fix, Related, Severity
+from ..rules.registry import RULES
+from ..schema.walk import MAX_DEPTH
+from .caches import Caches
+from .collector import collector_paused
+from .config import CheckConfig, ConfigProblem
+from .consumer_checks import document_raws
+from .edits import Renderer
+from .raw import Raw, ToolFacts
+from .report import DocumentReport, FindingBlock, ToolSummary
+from .request_checks import is_request, request_raws
+from .runs import Placed, Record, Run, Seen
+from .tool_checks import check_tool
 
 #: Larger documents are not parsed (TC003); editors and CI get a finding instead of a stall.
 MAX_TEXT = 32_000_000
@@ -117,7 +120,7 @@ def is_jsonc(path: str | None) -> bool:
 
 
 def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None,
-                 parsed: Any = None, analyzer: Analyzer) -> DocumentReport:
+                 parsed: Any = None, analyzer: Caches) -> DocumentReport:
     deadline = time.perf_counter() + budget if budget is not None else None
     pending = 0
     raws: list[Raw] = []
@@ -180,14 +183,14 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     tools: list[ToolSummary] = []
     facts: list[tuple[Any, ToolFacts]] = []
     blocks: list[FindingBlock] = []
-    records: list[_Record] | None = []  # for the next run (None: this one cannot serve as its base)
+    records: list[Record] | None = []  # for the next run (None: this one cannot serve as its base)
     waiting: dict[int, tuple[Any, ...]] = {}  # records of tools left pending → their entry in `later`
     # A waiting tool's entry holds its place, not its text: a slice per tool would keep a second copy
     # of the file for as long as the first check goes on. Its text is `text[start:start + key[1]]`.
     later: list[tuple[tuple[Any, ...], Any, dict[str, str], str, int]] = []
 
     def place(key: tuple[Any, ...], obj: Any, fields: dict[str, str], tool_ptr: str, start: int,
-              source: str | None = None) -> _Placed:
+              source: str | None = None) -> Placed:
         if source is None:
             source = text[start : start + key[1]]
         result = check_tool(obj.value, obj.shape, fields, config, base_dir, content=source, analyzer=analyzer)
@@ -195,7 +198,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         rebased = [r.rebased(tool_ptr, owner) for r in result.raws]
         found_here = _finish(text, view, rebased, config, value, renderer=renderer)
         parsed.release(tool_ptr)  # its findings are placed: the nodes built for them can go
-        placed = _Placed(start, tuple(found_here), result.facts)
+        placed = Placed(start, tuple(found_here), result.facts)
         analyzer.placed.keep(key, placed)
         return placed
 
@@ -299,7 +302,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                 placed = place(key, obj, fields, tool_ptr, tspan[0], source)
             name_ptr = tool_ptr + fields.get("name", "/name")
             name_span = view.span(name_ptr, "value") if placed.facts.name is not None else None
-            seen_tools.keep(id(obj.value), _Seen(
+            seen_tools.keep(id(obj.value), Seen(
                 obj.value, tool_ptr, obj.index, obj.shape, context, tspan[1] - tspan[0], placed,
                 None if name_span is None else (name_span[0] - tspan[0], name_span[1] - tspan[0])))
         block = FindingBlock(tspan[0], placed.origin, placed.findings) if placed.findings else None
@@ -311,7 +314,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         if records is not None:
             records.append((tspan, placed, name_span, summary, block))
     if records is not None and objects:
-        analyzer.runs.keep(run_key, _Run(parsed, context, tuple(objects), records, waiting))
+        analyzer.runs.keep(run_key, Run(parsed, context, tuple(objects), records, waiting))
     else:
         analyzer.runs.pop(run_key, None)
     raws.extend(_document_checks_cached(facts, config, analyzer))
@@ -326,29 +329,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
                           resume=resume if pending else None, is_request=is_request(value))
 
 
-#: One tool as the last run placed it: its span, findings (None: left pending, not checked yet), name's
-#: span, and what the report held of it (reused as they are while the tool has not moved).
-_Record = tuple[tuple[int, int], "_Placed | None", "tuple[int, int] | None", ToolSummary, "FindingBlock | None"]
-
-
-class _Run:
-    """What a run of ``run_document`` leaves for the next run of the same file: its parse, context
-    and tool objects, and each tool's record, in the order of ``objects``; ``waiting`` maps the
-    index of each tool left pending to what checking it takes (its entry in that run's ``later``), so
-    that an edit made while a large file's first check is still going on costs what an edit costs
-    after it, instead of finding, slicing and hashing every tool again."""
-
-    __slots__ = ("context", "objects", "parsed", "pointers", "records", "waiting")
-
-    def __init__(self, parsed: Any, context: tuple[Any, ...], objects: tuple[Any, ...],
-                 records: list[_Record], waiting: dict[int, tuple[Any, ...]]) -> None:
-        self.parsed, self.context, self.objects, self.records = parsed, context, objects, records
-        self.waiting = waiting
-        self.pointers = {o.pointer: i for i, o in enumerate(objects)}
-
-
-def _edited_tool(last: _Run, parsed: Any, value: Any, context: tuple[Any, ...],
-                 analyzer: Analyzer) -> tuple[int, Any] | None:
+def _edited_tool(last: Run, parsed: Any, value: Any, context: tuple[Any, ...],
+                 analyzer: Caches) -> tuple[int, Any] | None:
     """(index in ``last.objects``, new tool object) when ``parsed`` is an incremental re-parse of the
     last run's document whose re-parsed container lies inside one tool, so that every other tool's
     text, pointer and findings are the last run's; None when the run must find its tools again."""
@@ -379,18 +361,7 @@ def _edited_tool(last: _Run, parsed: Any, value: Any, context: tuple[Any, ...],
     return index, ToolObject(old.index, old.pointer, new, shape)
 
 
-class _Seen:
-    """A tool object as last checked: reused while the parser hands back the very same object."""
-
-    __slots__ = ("context", "index", "length", "name_at", "placed", "pointer", "shape", "value")
-
-    def __init__(self, value: Any, pointer: str, index: int, shape: str | None, context: tuple[Any, ...],
-                 length: int, placed: _Placed, name_at: tuple[int, int] | None) -> None:
-        self.value, self.pointer, self.index, self.shape = value, pointer, index, shape
-        self.context, self.length, self.placed, self.name_at = context, length, placed, name_at
-
-
-def run_summary(text: str, path: str | None = None, *, analyzer: Analyzer) -> DocumentReport:
+def run_summary(text: str, path: str | None = None, *, analyzer: Caches) -> DocumentReport:
     if len(text) > MAX_TEXT:
         return DocumentReport((), (), False)
     from ..loading import iter_tool_objects  # type: ignore[attr-defined,unused-ignore]
@@ -410,19 +381,8 @@ def run_summary(text: str, path: str | None = None, *, analyzer: Analyzer) -> Do
     return DocumentReport((), tuple(tools), bool(tools), is_request=is_request(value))
 
 
-class _Placed:
-    """One tool's findings as placed when its text started at ``origin``; reused (shifted by the
-    consumer when the tool moved) while the tool's text, pointer and configuration are unchanged, so
-    an edit re-checks only the tool it touched."""
-
-    __slots__ = ("facts", "findings", "origin")
-
-    def __init__(self, origin: int, findings: tuple[Finding, ...], facts: ToolFacts) -> None:
-        self.origin, self.findings, self.facts = origin, findings, facts
-
-
 def _document_checks_cached(facts: list[tuple[Any, ToolFacts]], config: CheckConfig,
-                            analyzer: Analyzer) -> list[Raw]:
+                            analyzer: Caches) -> list[Raw]:
     """``_document_checks`` depends only on each tool's pointers and facts: an edit inside one tool
     that leaves its facts equal (its name, target names, strict counts) reuses the last result."""
     # Field pointers follow from the pointer and the shape.

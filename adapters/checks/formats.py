@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .findings import Finding, Severity
-from .registry import RULES
+from ..rules.findings import Finding, Severity
+from ..rules.registry import RULES
 
 
 @dataclass(frozen=True)

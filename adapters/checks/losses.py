@@ -10,9 +10,7 @@ from .. import pointer as jp
 from ..errors import ToolcastError
 from ..losses import Action, Effect, Loss
 from ..providers import DISPLAY_NAMES
-from .config import CheckConfig
-from .edits import FixSpec, Op
-from .rules import (
+from ..rules.codes import (
     DESCRIPTION_TOO_LONG,
     LOSS_NARROWING,
     LOSS_NEUTRAL,
@@ -22,6 +20,8 @@ from .rules import (
     LOSS_WIDENING,
     OUTPUT_REJECTED,
 )
+from .config import CheckConfig
+from .edits import FixSpec, Op
 
 _EFFECT_CODES = {
     Effect.NEUTRAL: LOSS_NEUTRAL,
@@ -64,9 +64,9 @@ def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tupl
     to be sent (``convert.shared``)."""
     # Imported here (the converter imports the checks' configuration); a failure to import is a bug
     # to see, never a reason to report no losses.
-    from ..convert import convert  # type: ignore[attr-defined,unused-ignore]
+    from ..convert import convert
     from ..convert.shared import SharedLowering
-    from ..loading import load_tools  # type: ignore[attr-defined,unused-ignore]
+    from ..loading import load_tools
 
     try:
         loaded = load_tools(value, shape if shape not in (None, "canonical") else None)
@@ -86,7 +86,7 @@ def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tupl
 def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[Any]:
     """One finding per lost keyword and kind of loss; targets that lose it the same way share it
     (``data["targets"]``), so eight targets do not put eight squiggles on one keyword."""
-    from .tool_checks import Raw
+    from .raw import Raw
 
     groups: dict[tuple[str, str, str], list[Loss]] = {}
     places: dict[str, str] = {}  # targets lose the same keywords: each pointer is placed once

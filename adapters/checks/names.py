@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..rules.codes import DUPLICATE_NAME_ACROSS_FILES
+from ..rules.findings import Finding, Related
+from ..rules.registry import RULES
 from ..targets import export_target
-from .api import DocumentReport, ToolSummary
 from .config import CheckConfig
-from .findings import Finding, Related
-from .registry import RULES
-from .rules import DUPLICATE_NAME_ACROSS_FILES
+from .report import DocumentReport, ToolSummary
 
 
 def names_across(

@@ -3,15 +3,13 @@ split on CRLF, CR and LF only; columns counted in code points, the CLI's unit)."
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class Positions:
     def __init__(self, text: str) -> None:
-        from ..document.line_index import LineIndex  # type: ignore[import-not-found,unused-ignore]
+        from ..document.line_index import LineIndex
 
         self.text = text
-        self.index: Any = LineIndex(text)
+        self.index = LineIndex(text)
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """0-based (line, code-point column) of a code-point offset."""

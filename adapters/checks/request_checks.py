@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .rules import (
+from ..rules.codes import (
     REQUEST_FORMAT,
     REQUEST_INVALID_ARGUMENTS,
     REQUEST_ORPHAN_TOOL_RESULT,
@@ -14,7 +14,7 @@ from .rules import (
 )
 
 if TYPE_CHECKING:
-    from .tool_checks import Raw
+    from .raw import Raw
 
 
 def is_request(value: Any) -> bool:
@@ -31,7 +31,7 @@ def request_raws(value: Any) -> list[Raw]:
         request_from_json,
     )
     from ..messages.thinking import model_entry, model_provider
-    from .tool_checks import Raw  # the checks' heavy imports (jsonschema) only when a request is checked
+    from .raw import Raw
 
     try:
         request = request_from_json(value)

@@ -9,17 +9,12 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import pointer as jp
 from ..convert.accept import root_problem, strict_sizes
 from ..providers import DISPLAY_NAMES, effective_strict
-from ..targets import TargetOptions
-from .analyzer import Analyzer, WorkspaceFiles
-from .config import CheckConfig
-from .edits import FixSpec, Op
-from .rules import (
+from ..rules.codes import (
     ARRAY_WITHOUT_ITEMS,
     DEFAULT_INVALID,
     DESCRIPTION_MISSING,
@@ -48,9 +43,15 @@ from .rules import (
     REQUIRED_UNDEFINED,
     SCHEMA_INVALID,
 )
-from .schema_walk import BudgetExceeded, subschemas, types_of
+from ..schema.walk import BudgetExceeded, subschemas, types_of
+from ..targets import TargetOptions
+from .caches import Caches
+from .config import CheckConfig
+from .edits import FixSpec, Op
+from .raw import Raw, ToolFacts, ToolResult
 from .target_rules import name_rule
 from .validation import Validation
+from .workspace_files import WorkspaceFiles
 
 _JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 _TYPE_FIXES = {
@@ -70,52 +71,6 @@ _TYPE_FIXES = {
 }
 _TYPE_GIVERS = ("$ref", "enum", "const", "anyOf", "oneOf", "allOf", "not", "if", "$dynamicRef")
 _PORTABLE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-@dataclass(frozen=True, slots=True)
-class Raw:
-    """A finding before placement. ``place``: ``value``, ``key``, or ``missing`` (``pointer`` names the
-    absent member; it is shown on its parent's key, or the parent's ``{`` when the parent has none)."""
-
-    code: str
-    message: str
-    pointer: str
-    place: str = "value"
-    target: str | None = None
-    fixes: tuple[FixSpec, ...] = ()
-    related: tuple[tuple[str, str], ...] = ()  # (pointer in the same document, message)
-    data: Mapping[str, Any] = field(default_factory=dict)
-    tool: tuple[int, str | None] | None = None  # (index, name) of the tool it concerns
-
-    def rebased(self, base: str, tool: tuple[int, str | None]) -> Raw:
-        return Raw(
-            self.code,
-            self.message,
-            base + self.pointer,
-            self.place,
-            self.target,
-            tuple(f.rebased(base) for f in self.fixes),
-            tuple((base + p, m) for p, m in self.related),
-            self.data,
-            tool,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ToolFacts:
-    """What document-level checks need from a tool (counted once, cached with the tool)."""
-
-    name: str | None
-    target_names: Mapping[str, str]  # target -> the name that target would see
-    anthropic_strict: bool
-    optional_params: int
-    union_params: int
-
-
-@dataclass(frozen=True, slots=True)
-class ToolResult:
-    raws: tuple[Raw, ...]
-    facts: ToolFacts
 
 
 def strict_for(target: str, tool: Any, shape: str | None, options: TargetOptions) -> bool:
@@ -159,13 +114,13 @@ def check_tool(
     base_dir: str | None = None,
     content: str | None = None,
     *,
-    analyzer: Analyzer | None = None,
+    analyzer: Caches | None = None,
 ) -> ToolResult:
     """All per-tool findings (pointers relative to the tool object), remembered by content in the
     ``analyzer`` (none: a fresh one, nothing reused): ``content`` is the tool's source text when the
     caller has it (cheaper than serialising ``value``)."""
     if analyzer is None:
-        analyzer = Analyzer()
+        analyzer = Caches()
     if content is None:
         try:
             content = json.dumps(value, ensure_ascii=False, allow_nan=True)

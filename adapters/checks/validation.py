@@ -9,14 +9,15 @@ from urllib.parse import unquote, urlsplit
 
 import referencing
 import referencing.exceptions
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
-from .analyzer import WorkspaceFiles
-from .fast_instance import certainly_valid_instance
-from .fast_meta import certainly_valid
+from ..schema.depth import MAX_VALIDATION_DEPTH, json_depth
+from ..schema.fast_instance import certainly_valid_instance
+from ..schema.fast_meta import certainly_valid
+from .workspace_files import WorkspaceFiles
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 _ROOT_URI = "urn:toolcast:schema"
@@ -39,27 +40,6 @@ def _retriever(workspace: Path | None, files: WorkspaceFiles) -> Any:
         return referencing.Resource.from_contents(contents, default_specification=DRAFT202012)
 
     return retrieve
-
-
-#: Deeper schemas are not validated by jsonschema (it recurses per level); TC003 says so.
-MAX_VALIDATION_DEPTH = 100
-
-
-def json_depth(value: Any, limit: int) -> int:
-    """Nesting depth of ``value``, counted iteratively and stopping at ``limit + 1``."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, d = stack.pop()
-        if d > deepest:
-            deepest = d
-            if deepest > limit:
-                return deepest
-        if isinstance(node, dict):
-            stack.extend((v, d + 1) for v in node.values())
-        elif isinstance(node, list):
-            stack.extend((v, d + 1) for v in node)
-    return deepest
 
 
 class Validation:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from jsonschema import Draft7Validator, Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema import Draft7Validator, Draft202012Validator
 
 from .. import pointer as jp
 from ..losses import Action, Effect, Loss
@@ -342,14 +342,14 @@ def _meta_error(draft7: bool, schema: Any, doubt: bool) -> tuple[str, str] | Non
 
 
 def _judge_meta(draft7: bool, schema: Any, doubt: bool) -> tuple[str, str] | None:
-    from ..checks.fast_meta import certainly_valid
-    from ..checks.validation import MAX_VALIDATION_DEPTH, json_depth
+    from ..schema.depth import MAX_VALIDATION_DEPTH, json_depth
+    from ..schema.fast_meta import certainly_valid
 
     if certainly_valid(schema) and not doubt:
         return None
     if json_depth(schema, MAX_VALIDATION_DEPTH) > MAX_VALIDATION_DEPTH:
         return "", f"nested deeper than {MAX_VALIDATION_DEPTH} levels: toolcast cannot validate it"
-    from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+    from jsonschema.exceptions import best_match
 
     error = best_match(_validator(draft7).iter_errors(schema))
     if error is None:
@@ -456,7 +456,7 @@ class StrictSizes:
 def strict_sizes(schema: Any) -> StrictSizes:
     """The counts of ``schema``: the source's checks (TC601–TC604) and the output's judge (`strict-limits`) both
     count with this. Raises ``checks.schema_walk.BudgetExceeded`` for a schema too large to walk."""
-    from ..checks.schema_walk import subschemas
+    from ..schema.walk import subschemas
 
     props = depth = enum_values = string_size = 0
     big_enum: str | None = None
@@ -483,7 +483,7 @@ def strict_sizes(schema: Any) -> StrictSizes:
 
 
 def _limits(schema: Any, bad: Bad) -> Violation | None:
-    from ..checks.schema_walk import BudgetExceeded
+    from ..schema.walk import BudgetExceeded
 
     try:
         sizes = strict_sizes(schema)

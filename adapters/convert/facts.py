@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
-from ..checks.fast_meta import certainly_valid
 from ..jsonvalue import copy_json
 from ..losses import Loss
+from ..schema.fast_meta import certainly_valid
 from . import wording
 from .keywords import JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 from .lowered import Lowered

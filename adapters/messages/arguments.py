@@ -11,8 +11,8 @@ from typing import Any
 
 import referencing
 import referencing.exceptions
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from jsonschema.exceptions import UnknownType  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import UnknownType
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp

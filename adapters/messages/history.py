@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..checks.rules import (
+from ..rules.codes import (
     REQUEST_ANTHROPIC_THINKING_HISTORY,
     REQUEST_GEMINI_THOUGHT_SIGNATURE,
     REQUEST_TOOL_RESULT_ORDER,

@@ -133,7 +133,7 @@ class _Progress:
 def _content_is_tools(report: Any) -> bool:
     """A .json file outside the globs counts when it holds tools with a parameters schema (so that a
     package.json with a `name` and a `description` is not taken for a tool)."""
-    from toolcast.adapters.checks.rules import PARAMETERS_MISSING
+    from toolcast.adapters.rules.codes import PARAMETERS_MISSING
 
     return bool(report.is_tool_file and report.tools and not any(f.code == PARAMETERS_MISSING for f in report.findings))
 
@@ -330,8 +330,8 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
           costs: list[tuple[str, Any]] | None = None) -> int:
     """Print ``located`` in the chosen format (with ``costs``, the token estimates of each file or server);
     the exit status."""
-    from toolcast.adapters.checks.findings import Severity
     from toolcast.adapters.checks.formats import as_github, as_human, as_json, as_sarif, record
+    from toolcast.adapters.rules.findings import Severity
 
     if args.format == "json" and costs is not None and getattr(args, "cost", False):
         import json
@@ -377,8 +377,8 @@ def run_files(args: argparse.Namespace) -> int:
     from toolcast.adapters.checks import CheckConfig, check_names_across
     from toolcast.adapters.checks.engine import config_findings
     from toolcast.adapters.checks.files import is_tool_file_name, walk_files
-    from toolcast.adapters.checks.findings import Finding
     from toolcast.adapters.checks.formats import Located
+    from toolcast.adapters.rules.findings import Finding
 
     status = 0
     configs: dict[Path, tuple[CheckConfig, list[Any]]] = {}
@@ -474,7 +474,7 @@ Outcome = tuple[str, Any, str]
 def _check_one(path: Path, explicit: bool, config_of: Callable[[Path], Any], analyzer: Any = None) -> Outcome:
     """Read and check one file, with the configuration of its folder (resolved once per folder) and the
     run's ``Analyzer`` (in a worker: the batch's)."""
-    from toolcast.adapters.checks.api import DocumentReport, check_document
+    from toolcast.adapters.checks import DocumentReport, check_document
 
     try:
         text = path.read_bytes().decode("utf-8-sig")

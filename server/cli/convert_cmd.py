@@ -156,7 +156,7 @@ def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOption
     """``--model``: the model's rules (TC9xx) for the target, each on stderr; False (nothing written) when one
     says the model rejects the tools."""
     from toolcast.adapters.checks import Analyzer, CheckConfig
-    from toolcast.adapters.checks.findings import Severity
+    from toolcast.adapters.rules.findings import Severity
 
     config = CheckConfig(targets=(args.to,), models=(args.model,), target_options={args.to: options},
                          select=("TC9",))  # the consumers' family only: the other checks are `check`'s

@@ -13,11 +13,11 @@ import json
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from toolcast.adapters.checks.findings import Finding, Severity
-from toolcast.adapters.checks.registry import rule_url
+from toolcast.adapters.rules.findings import Finding, Severity
+from toolcast.adapters.rules.registry import rule_url
 
 if TYPE_CHECKING:
-    from toolcast.adapters.checks.api import DocumentReport, FindingBlock
+    from toolcast.adapters.checks import DocumentReport, FindingBlock
     from toolcast.adapters.document import Encoding, LineIndex
 
 SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}

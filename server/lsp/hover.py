@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.adapters import pointer as jp
-from toolcast.adapters.checks import CheckConfig, DocumentReport
-from toolcast.adapters.checks.api import ToolSummary
+from toolcast.adapters.checks import CheckConfig, DocumentReport, ToolSummary
 from toolcast.adapters.checks.losses import changes_meaning, conversions, loss_place
 from toolcast.adapters.cost import TokenCosts
 from toolcast.adapters.document import ParsedDocument

@@ -194,7 +194,7 @@ def register(server: Any) -> None:
 
 async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
     from toolcast.adapters.checks import check_document, load_config
-    from toolcast.adapters.checks.findings import Severity
+    from toolcast.adapters.rules.findings import Severity
     from toolcast.server.mcp_source import McpSourceError, fetch_tools, label, render_document, tools_document
 
     from .documents import uri_to_path

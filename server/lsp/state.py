@@ -214,7 +214,7 @@ class ToolcastServer(LanguageServer):
         an edit's after EDIT_BUDGET. The rest is finished in the background (``_complete``)."""
         if doc.report is not None and doc.report_version == doc.version:
             return doc.report
-        from toolcast.adapters.checks.api import DocumentReport, check_document
+        from toolcast.adapters.checks import DocumentReport, check_document
 
         config = self.config_for(doc)
         budget = EDIT_BUDGET if doc.settled else FIRST_BUDGET

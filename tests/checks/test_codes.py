@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 from toolcast.adapters.checks import RULES
-from toolcast.adapters.checks import rules as rules_module
+from toolcast.adapters.rules import codes as rules_module
 
 ROOT = Path(__file__).resolve().parents[2]
 _CODE = re.compile(r"TC\d{3}")
 #: The one module where a rule code is written out.
-_DECLARING = ROOT / "adapters" / "checks" / "rules.py"
+_DECLARING = ROOT / "adapters" / "rules" / "codes.py"
 
 
 def _constants() -> dict[str, str]:
@@ -59,6 +59,6 @@ def test_no_rule_code_literal_outside_the_declaring_module() -> None:
         if path != _DECLARING
         for line, value in _literals(path)
     ]
-    assert not found, "use the constant from adapters/checks/rules.py:\n" + "\n".join(found)
+    assert not found, "use the constant from adapters/rules/codes.py:\n" + "\n".join(found)
     # the scan itself sees the literals where they are declared
     assert {value for _, value in _literals(_DECLARING)} == set(RULES)

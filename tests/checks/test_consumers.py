@@ -14,8 +14,8 @@ import pytest
 from toolcast.adapters import consumers as c
 from toolcast.adapters.checks.config import config_from_mapping
 from toolcast.adapters.checks.consumer_checks import severity
-from toolcast.adapters.checks.findings import Severity
-from toolcast.adapters.checks.rules import CONFIG_UNKNOWN_CONSUMER
+from toolcast.adapters.rules.codes import CONFIG_UNKNOWN_CONSUMER
+from toolcast.adapters.rules.findings import Severity
 from toolcast.adapters.targets import TARGETS
 
 ROOT = Path(__file__).resolve().parents[2]

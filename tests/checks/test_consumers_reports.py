@@ -10,8 +10,7 @@ from typing import Any
 
 import pydantic
 from toolcast.adapters.checks import Analyzer, CheckConfig
-from toolcast.adapters.checks.findings import Finding, Severity
-from toolcast.adapters.checks.rules import (
+from toolcast.adapters.rules.codes import (
     CONSUMER_ARRAY_ITEMS,
     CONSUMER_META_SCHEMA,
     CONSUMER_NAME_LENGTH,
@@ -22,6 +21,7 @@ from toolcast.adapters.checks.rules import (
     CONSUMER_UNTYPED_SCHEMA,
     PROVIDER_TOOL_COUNT,
 )
+from toolcast.adapters.rules.findings import Finding, Severity
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "consumers"
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from toolcast.adapters.checks.fast_instance import certainly_valid_instance
+from toolcast.adapters.schema.fast_instance import certainly_valid_instance
 
 TYPES = ["string", "integer", "number", "boolean", "null", "object", "array"]
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False) \

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from toolcast.adapters.checks.fast_meta import certainly_valid
+from toolcast.adapters.schema.fast_meta import certainly_valid
 
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
 KEYWORDS = [

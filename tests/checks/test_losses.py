@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from loss_oracle import assert_explained, schema_in
 from toolcast.adapters.checks import CheckConfig, check_document
-from toolcast.adapters.checks.findings import Severity
 from toolcast.adapters.convert import convert
 from toolcast.adapters.convert.accept import RULES as JUDGE_RULES
 from toolcast.adapters.loading import load_tools
+from toolcast.adapters.rules.findings import Severity
 from toolcast.adapters.targets import TARGETS
 
 #: Property schemas that exercise lowering, folding, dropping and rejection somewhere.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from toolcast.adapters.checks import RULES, Severity, rule_url
-from toolcast.adapters.checks.docs import render
+from toolcast.adapters.rules.docs import render
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,7 +52,7 @@ def test_rule_url_points_at_the_installed_reference() -> None:
 def test_committed_rules_reference_matches_the_registry() -> None:
     committed = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert committed == render(), (
-        "docs/rules.md drifted: python -m toolcast.adapters.checks.docs > docs/rules.md"
+        "docs/rules.md drifted: python -m toolcast.adapters.rules.docs > docs/rules.md"
     )
     for code in RULES:
         assert f"### {code}" in committed
@@ -102,8 +102,9 @@ def test_rule_registers_its_documentation_and_returns_the_code(monkeypatch: pyte
     """``rules._rule`` itself, called with a registry of its own (importing ``rules`` ran it for every real
     rule before any test, so a test must call it to see it work): the doc is the reason, then the bad and
     the fixed example as JSON blocks, each stripped; ``fix`` and ``opt_in`` default to False."""
-    from toolcast.adapters.checks import registry, rules
-    from toolcast.adapters.checks.registry import Rule
+    from toolcast.adapters.rules import codes as rules
+    from toolcast.adapters.rules import registry
+    from toolcast.adapters.rules.registry import Rule
 
     monkeypatch.setattr(registry, "_RULES", {})
     doc = 'Why.\n\nBad:\n\n```json\n{"a": 1}\n```\n\nFixed:\n\n```json\n{"a": 2}\n```\n'

@@ -33,7 +33,7 @@ def tree_files() -> list[Path]:
 def test_no_file_names_a_site_or_repository_that_does_not_exist() -> None:
     files = tree_files()
     # The scan reaches what it must: code, schemas, docs, the extension manifest, CI.
-    for needed in ("adapters/checks/registry.py", "schemas/tool.schema.json", "docs/rules.md",
+    for needed in ("adapters/rules/registry.py", "schemas/tool.schema.json", "docs/rules.md",
                    "editors/vscode/package.json", ".ci/run", ".pre-commit-hooks.yaml"):
         assert ROOT / needed in files, needed
     hits = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
@@ -70,7 +70,7 @@ def test_the_wheel_ships_the_rules_reference_where_rule_links_look() -> None:
     assert config["package-dir"]["toolcast.docs"] == "docs"
     assert "rules.md" in config["package-data"]["toolcast.docs"]
     assert "toolcast.docs" in config["packages"]
-    from toolcast.adapters.checks import registry
+    from toolcast.adapters.rules import registry
 
     package_root = Path(registry.__file__).resolve().parents[2]  # toolcast/ in a wheel, the checkout here
     assert package_root / "docs" / "rules.md" == registry.RULES_DOC

@@ -8,6 +8,7 @@ which gives the messages. It must never answer True for a schema the meta-schema
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 _SIMPLE_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
@@ -51,7 +52,6 @@ _NON_NEGATIVE = (
     "minProperties",
 )
 _BOOLEAN = ("uniqueItems", "deprecated", "readOnly", "writeOnly")
-_ANY = ("const", "default")
 _ARRAY = ("enum", "examples")
 #: Vocabulary keywords with constraints this module does not model (patterns, nested forms): defer.
 _DEFER = frozenset(
@@ -75,6 +75,36 @@ def _unique_strings(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v) and len(set(v)) == len(v)
 
 
+def _type_ok(v: Any) -> bool:
+    if isinstance(v, str):
+        return v in _SIMPLE_TYPES
+    return (isinstance(v, list) and bool(v) and all(isinstance(t, str) and t in _SIMPLE_TYPES for t in v)
+            and len(set(v)) == len(v))
+
+
+def _never(v: Any) -> bool:
+    return False
+
+
+#: Keyword → what its value must be, for the keywords whose value is not a subschema. A keyword outside this
+#: table and the subschema families (``const``, ``default``, non-vocabulary keywords) takes anything.
+_VALUE_OK: dict[str, Callable[[Any], bool]] = {
+    "type": _type_ok,
+    **{key: (lambda v: isinstance(v, str)) for key in _STRING},
+    **dict.fromkeys(_NUMBER, _is_number),
+    "multipleOf": lambda v: _is_number(v) and v > 0,
+    **dict.fromkeys(_NON_NEGATIVE, _is_non_negative_int),
+    **{key: (lambda v: isinstance(v, bool)) for key in _BOOLEAN},
+    **{key: (lambda v: isinstance(v, list)) for key in _ARRAY},
+    "required": _unique_strings,
+    "dependentRequired": lambda v: isinstance(v, dict) and all(_unique_strings(x) for x in v.values()),
+    **dict.fromkeys(_DEFER, _never),
+}
+#: Keyword → how its subschemas are held: one schema, a map of schemas, a non-empty list of schemas.
+_HOLDS: dict[str, str] = {**dict.fromkeys(_SCHEMA, "one"), **dict.fromkeys(_SCHEMA_MAP, "map"),
+                          **dict.fromkeys(_SCHEMA_LIST, "list")}
+
+
 def certainly_valid(schema: Any, max_nodes: int = 100_000) -> bool:
     stack = [schema]
     nodes = 0
@@ -88,52 +118,19 @@ def certainly_valid(schema: Any, max_nodes: int = 100_000) -> bool:
         if not isinstance(node, dict):
             return False
         for key, v in node.items():
-            if key in _SCHEMA:
+            holds = _HOLDS.get(key)
+            if holds == "one":
                 stack.append(v)
-            elif key in _SCHEMA_MAP:
+            elif holds == "map":
                 if not isinstance(v, dict):
                     return False
                 stack.extend(v.values())
-            elif key in _SCHEMA_LIST:
+            elif holds == "list":
                 if not isinstance(v, list) or not v:
                     return False
                 stack.extend(v)
-            elif key == "type":
-                if isinstance(v, str):
-                    if v not in _SIMPLE_TYPES:
-                        return False
-                elif not (
-                    isinstance(v, list)
-                    and v
-                    and all(isinstance(t, str) and t in _SIMPLE_TYPES for t in v)
-                    and len(set(v)) == len(v)
-                ):
+            else:
+                ok = _VALUE_OK.get(key)
+                if ok is not None and not ok(v):
                     return False
-            elif key in _STRING:
-                if not isinstance(v, str):
-                    return False
-            elif key in _NUMBER:
-                if not _is_number(v):
-                    return False
-            elif key == "multipleOf":
-                if not (_is_number(v) and v > 0):
-                    return False
-            elif key in _NON_NEGATIVE:
-                if not _is_non_negative_int(v):
-                    return False
-            elif key in _BOOLEAN:
-                if not isinstance(v, bool):
-                    return False
-            elif key in _ARRAY:
-                if not isinstance(v, list):
-                    return False
-            elif key == "required":
-                if not _unique_strings(v):
-                    return False
-            elif key == "dependentRequired":
-                if not (isinstance(v, dict) and all(_unique_strings(x) for x in v.values())):
-                    return False
-            elif key in _DEFER:
-                return False
-            # _ANY keywords and unknown (non-vocabulary) keywords: anything goes.
     return True

@@ -1,0 +1,7 @@
+"""Rules and findings: every rule's code, severity and documentation (``codes``, registered at import in
+``registry.RULES``) and the ``Finding`` record checks produce. Below both ``checks`` and ``messages``, which
+emit findings under these codes; imports nothing above ``adapters/pointer``."""
+
+from __future__ import annotations
+
+from . import codes as _codes  # noqa: F401  (registers every rule in RULES)
