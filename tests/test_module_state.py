@@ -50,6 +50,9 @@ ALLOWED: dict[str, str] = {
     "convert.api._SOURCE_ONLY": _CONST,
     "convert.walker._TYPE_ALIASES": _CONST,
     "convert.walker._KEYS_OF_TYPE": _CONST,
+    "convert.mode._JSON_NAMES": _CONST,
+    "convert.mode._CHOICES": _CONST + " (read from the annotations of Mode)",
+    "convert.wording._ENUM_KINDS": _CONST,
     "convert.walker._NEVER": "the marker of a branch `_distribute` leaves out (recognised by identity); only read",
     "document.parsed.CLOSE": _CONST,
     "document.parser._ESCAPES": _CONST,
@@ -73,6 +76,8 @@ ALLOWED: dict[str, str] = {
     # constant loaded lazily so that start-up reads no file, not a memo of the analysis.
     "providers.profile_text": "package data: schemas/providers/<target>.json as text (str), per target",
     "providers.profile": "package data: the validated profile per target (frozen dataclass, read-only mappings)",
+    "convert.mode.profile_mode": "package data: each profile mode as a Mode, built once (frozen dataclass, "
+                                 "read-only mappings and tuples)",
     "messages.thinking._table": "package data: schemas/models.json, frozen (read-only mappings and tuples)",
     "consumers._catalogue": "package data: schemas/consumers/**.json, validated once, frozen (frozen dataclasses, "
                             "read-only mappings and tuples)",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +13,10 @@ from ..model import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
 from ..providers import effective_strict, has_strict, name_rule, profile
 from ..targets import TargetOptions
 from .accept import Violation, first_violation, list_violation, root_problem
-from .walker import lower, no_arguments
+from .lowered import Lowered
+from .mode import Mode, profile_mode
+from .nodes import no_arguments
+from .walker import lower
 
 
 @dataclass(frozen=True)
@@ -77,11 +80,10 @@ def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
 #: How a schema is lowered: ``(schema, base pointer, target, mode, mode id)`` → the walker's result. The
 #: mode id (``ProviderProfile.mode_ids``; ``/returns`` appended for the mode of return values) names equal
 #: modes equally.
-Lowering = Callable[[Any, str, str, Mapping[str, Any], str], tuple[Any, list[Loss], dict[str, list[str]]]]
+Lowering = Callable[[Any, str, str, Mode, str], Lowered]
 
 
-def _walk(schema: Any, base: str, target: str, mode: Mapping[str, Any], mode_id: str) -> tuple[
-        Any, list[Loss], dict[str, list[str]]]:
+def _walk(schema: Any, base: str, target: str, mode: Mode, mode_id: str) -> Lowered:
     return lower(schema, base, target, mode)
 
 
@@ -92,7 +94,7 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
     options = options or TargetOptions()
     mode_key = mode_name(tool, target, options)
     prof = profile(target)
-    mode = prof.modes[mode_key]  # read-only: the walker only reads its mode (no copy per call)
+    mode = profile_mode(target, mode_key)  # built once per profile mode
     losses: list[Loss] = []
     roundtrip: dict[str, Any] = {}
     override = tool.overrides.get(target, {})
@@ -116,15 +118,16 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
                            f"{limit:,}: cut to {limit:,}"))
         description = description[:limit]
 
-    params, plosses, record = lowering(tool.parameters, "/parameters", target, mode, prof.mode_ids[mode_key])
-    losses.extend(plosses)
-    roundtrip.update(record)
+    lowered = lowering(tool.parameters, "/parameters", target, mode, prof.mode_ids[mode_key])
+    params = lowered.schema
+    losses.extend(lowered.losses)
+    roundtrip.update(lowered.record)
     returns = None
     if tool.returns is not None and target in _RETURNS_KEY:
-        returns, rlosses, _ = lowering(tool.returns, "/returns", target, {**mode, "all_required": False,
-                                                                          "closed_objects": False},
-                                       prof.mode_ids[mode_key] + "/returns")
-        losses.extend(rlosses)
+        lowered = lowering(tool.returns, "/returns", target, profile_mode(target, mode_key, for_returns=True),
+                           prof.mode_ids[mode_key] + "/returns")
+        returns = lowered.schema
+        losses.extend(lowered.losses)
     ctx = _Ctx(tool, target, mode_key == "strict", options, losses)
     body = _ENVELOPES[target](ctx, safe, description, params, returns)
     _metadata_losses(ctx)

@@ -10,35 +10,19 @@ on the real-world corpus and on random schemas.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
 from ..jsonvalue import copy_json
-from ..losses import Action, Effect, Loss
+from ..losses import Loss
 from ..schema.fast_meta import certainly_valid
-from .walker import (
-    _JSON_TYPES,
-    _LIST,
-    _MAP,
-    _ONE,
-    KNOWN,
-    _closed_said,
-    _enum_refused,
-    _enum_said,
-    _extra_dropped_said,
-    _fate_said,
-    _format_ok,
-    _format_said,
-    _json_text_said,
-    _kept_ref,
-    _map_closed_said,
-    _nullable,
-    _required_said,
-    _type_list_said,
-    no_arguments,
-)
+from . import wording
+from .keywords import JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
+from .lowered import Lowered
+from .mode import Mode
+from .nodes import kept_ref, no_arguments, with_null
+from .wording import Said
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
 #: (128 levels, 100,000 nodes), so the walker's budget losses cannot be missed.
@@ -69,60 +53,95 @@ class SchemaFacts:
 
 def scan(schema: Any) -> SchemaFacts:
     """One pass over ``schema``'s nodes (the positions the walker descends into, and a few more)."""
-    keywords: set[str] = set()
-    flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items",
-                           "array_without_items", "closed_missing", "foreign_refs"), False)
-    count = 0
-    too_big = False
-    # Within OpenAI strict's limits (``accept.strict_sizes``), counted generously: nesting of any kind, every
-    # property and enum value, the characters of names and values.
-    deepest = props_total = enum_total = chars = 0
-    big_enum = False
-    stack: list[tuple[Any, int]] = [(schema, 0)]
-    while stack:
-        node, depth = stack.pop()
-        count += 1
-        if depth > _MAX_DEPTH or count > _MAX_NODES:
-            too_big = True
-            break
-        if not isinstance(node, dict):
-            continue
-        keywords.update(node)
-        deepest = max(deepest, depth)
+    census = _Census(schema)
+    too_big = not census.visit_all()
+    root = schema if isinstance(schema, dict) else {}
+    plain = root.get("type") == "object" and isinstance(root.get("properties"), dict) and not any(
+        k in root for k in ("$ref", "anyOf", "oneOf", "allOf")) and not too_big and census.small() \
+        and certainly_valid(schema)
+    return SchemaFacts(
+        keywords=frozenset(census.keywords), root_typed=isinstance(schema, dict) and "type" in schema,
+        plain_root=plain, root_composition=any(k in root for k in ("anyOf", "oneOf", "allOf")), too_big=too_big,
+        **census.flags)
+
+
+class _Census:
+    """What ``scan`` counts and flags while it visits a schema's nodes."""
+
+    __slots__ = ("big_enum", "chars", "deepest", "enum_total", "flags", "keywords", "props_total", "schema")
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.keywords: set[str] = set()
+        self.flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items",
+                                    "array_without_items", "closed_missing", "foreign_refs"), False)
+        # Within OpenAI strict's limits (``accept.strict_sizes``), counted generously: nesting of any kind,
+        # every property and enum value, the characters of names and values.
+        self.deepest = self.props_total = self.enum_total = self.chars = 0
+        self.big_enum = False
+
+    def small(self) -> bool:
+        return self.deepest <= 9 and self.props_total <= 5000 and self.enum_total <= 1000 \
+            and self.chars <= 120_000 and not self.big_enum
+
+    def visit_all(self) -> bool:
+        """Every node visited and counted; False when the schema is deeper or larger than the scan looks."""
+        flags = self.flags
+        count = 0
+        stack: list[tuple[Any, int]] = [(self.schema, 0)]
+        while stack:
+            node, depth = stack.pop()
+            count += 1
+            if depth > _MAX_DEPTH or count > _MAX_NODES:
+                return False
+            if not isinstance(node, dict):
+                continue
+            self.keywords.update(node)
+            self.deepest = max(self.deepest, depth)
+            self.measure(node)
+            for key, value in node.items():
+                if key not in KNOWN and not key.startswith("x-"):
+                    flags["unknown"] = True
+                if key in ONE_SCHEMA or key == "additionalItems":
+                    if isinstance(value, list):  # tuple `items` (and anything else listed there)
+                        flags["tuple_items"] = True
+                        stack.extend((v, depth + 1) for v in value)
+                    else:
+                        stack.append((value, depth + 1))
+                elif key in SCHEMA_MAP:
+                    if isinstance(value, dict):
+                        stack.extend((v, depth + 1) for v in value.values())
+                elif key in SCHEMA_LIST and isinstance(value, list):
+                    stack.extend((v, depth + 1) for v in value)
+            self.flag(node)
+        return True
+
+    def measure(self, node: dict[str, Any]) -> None:
+        """The node's names and values counted towards OpenAI strict's size limits."""
         for key in ("properties", "$defs", "definitions"):
             names = node.get(key)
             if isinstance(names, dict):
-                props_total += len(names)
-                chars += sum(len(k) for k in names)
+                self.props_total += len(names)
+                self.chars += sum(len(k) for k in names)
         values = node.get("enum")
         if isinstance(values, list):
-            enum_total += len(values)
-            big_enum = big_enum or len(values) > 250
-            chars += sum(len(v) for v in values if isinstance(v, str))
+            self.enum_total += len(values)
+            self.big_enum = self.big_enum or len(values) > 250
+            self.chars += sum(len(v) for v in values if isinstance(v, str))
         if isinstance(node.get("const"), str):
-            chars += len(node["const"])
-        for key, value in node.items():
-            if key not in KNOWN and not key.startswith("x-"):
-                flags["unknown"] = True
-            if key in _ONE or key == "additionalItems":
-                if isinstance(value, list):  # tuple `items` (and anything else listed there)
-                    flags["tuple_items"] = True
-                    stack.extend((v, depth + 1) for v in value)
-                else:
-                    stack.append((value, depth + 1))
-            elif key in _MAP:
-                if isinstance(value, dict):
-                    stack.extend((v, depth + 1) for v in value.values())
-            elif key in _LIST and isinstance(value, list):
-                stack.extend((v, depth + 1) for v in value)
-        if "$ref" in node and not _root_ref(schema, node["$ref"]):
+            self.chars += len(node["const"])
+
+    def flag(self, node: dict[str, Any]) -> None:
+        """The facts about one node's own keywords: references, types, draft-04 forms, closed objects."""
+        flags = self.flags
+        if "$ref" in node and not _root_ref(self.schema, node["$ref"]):
             flags["foreign_refs"] = True
         t = node.get("type")
         if isinstance(t, list):
             flags["type_list"] = True
-            if any(not isinstance(x, str) or x not in _JSON_TYPES for x in t):
+            if any(not isinstance(x, str) or x not in JSON_TYPES for x in t):
                 flags["dirty_type"] = True
-        elif t is not None and (not isinstance(t, str) or t not in _JSON_TYPES):
+        elif t is not None and (not isinstance(t, str) or t not in JSON_TYPES):
             flags["dirty_type"] = True
         if isinstance(node.get("exclusiveMinimum"), bool) or isinstance(node.get("exclusiveMaximum"), bool):
             flags["draft4_exclusive"] = True
@@ -133,209 +152,222 @@ def scan(schema: Any) -> SchemaFacts:
             props = node.get("properties", {})
             if not isinstance(props, dict) or any(isinstance(r, str) and r not in props for r in node["required"]):
                 flags["closed_missing"] = True
-    root = schema if isinstance(schema, dict) else {}
-    small = deepest <= 9 and props_total <= 5000 and enum_total <= 1000 and chars <= 120_000 and not big_enum
-    plain = root.get("type") == "object" and isinstance(root.get("properties"), dict) and not any(
-        k in root for k in ("$ref", "anyOf", "oneOf", "allOf")) and not too_big and small and certainly_valid(schema)
-    return SchemaFacts(
-        keywords=frozenset(keywords), root_typed=isinstance(schema, dict) and "type" in schema, plain_root=plain,
-        root_composition=any(k in root for k in ("anyOf", "oneOf", "allOf")), too_big=too_big, **flags)
 
 
 def _root_ref(root: Any, ref: Any) -> bool:
     """``ref`` resolves and names the root or one of the root's definitions: a reference every mode that
-    keeps references keeps as it is (the walker's own test, ``walker._kept_ref``)."""
+    keeps references keeps as it is (the walker's own test, ``nodes.kept_ref``)."""
     if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
         return False
-    return jp.resolve(root, ref[1:], None) is not None and _kept_ref(root, ref)
+    return jp.resolve(root, ref[1:], None) is not None and kept_ref(root, ref)
 
 
-#: Settings under which a walk may rewrite a schema whatever it uses: such a mode is never quiet.
-_STRUCTURAL = ("closed_objects", "all_required", "typed_nodes", "any_of_alone", "type_case",
-               "object_properties_nonempty")
-
-
-def quiet(mode: Mapping[str, Any], facts: SchemaFacts) -> bool:
+def quiet(mode: Mode, facts: SchemaFacts) -> bool:
     """True only when lowering a schema with these facts in ``mode`` certainly records no loss."""
+    return not mode.reshapes and _quiet_but_for_what_a_scan_follows(mode, facts) \
+        and not _scanned_settings_act(mode, facts)
+
+
+def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
+    """``quiet`` for ``mode`` with every setting ``scanned_lowering`` follows itself turned off (those that
+    reshape a schema, and those ``_scanned_settings_act`` reads)."""
     # Not walked, the output is not judged (``accept``): only a plain, valid root may skip the walk.
-    if facts.too_big or not facts.root_typed or not facts.plain_root or any(mode.get(s) for s in _STRUCTURAL):
+    if facts.too_big or not facts.root_typed or not facts.plain_root:
         return False
     used = facts.keywords
-    if "$ref" in used and (facts.foreign_refs or mode.get("refs") == "inline" or not mode.get("recursion", True)
-                           or not mode.get("ref_siblings", True)):
+    if "$ref" in used and (facts.foreign_refs or mode.inlines_all() or not mode.ref_siblings):
         return False  # inlined (and reported), cut or dropped; only references kept as they are stay quiet
     if "$dynamicRef" in used:
         return False
     if facts.dirty_type or facts.draft4_exclusive or facts.tuple_items or facts.closed_missing:
         return False  # rewritten (and reported) in every mode, or refused in every mode
-    rules: Mapping[str, str] = mode.get("keywords", {})
-    if any(rules.get(key, "keep") != "keep" for key in used):
+    if ("$defs" in used or "definitions" in used) and mode.inlines_all():
         return False
-    if facts.unknown and mode.get("unknown_keywords") == "drop":
-        return False
-    if ("$defs" in used or "definitions" in used) and (mode.get("refs") == "inline" or not mode.get("recursion", True)):
-        return False
-    checks = (
-        ("allOf", mode.get("allOf") == "merge"), ("oneOf", mode.get("oneOf") == "anyOf"),
-        ("const", mode.get("const") == "enum"), ("enum", mode.get("enum", "any") != "any"),
-        ("format", mode.get("formats") is not None), ("minItems", mode.get("min_items_max") is not None),
-        ("additionalProperties", mode.get("additionalProperties") == "drop"),
-    )
+    checks = (("allOf", mode.all_of == "merge"), ("oneOf", mode.one_of == "anyOf"),
+              ("const", mode.const == "enum"), ("minItems", mode.min_items_max is not None))
     if any(acts and key in used for key, acts in checks):
         return False
-    if facts.type_list and mode.get("type_arrays") == "nullable":
+    if facts.array_without_items and mode.needs_items:
         return False
-    if facts.array_without_items and mode.get("needs_items"):
-        return False
-    return not (facts.root_composition and not mode.get("root_composition", True))
+    return not (facts.root_composition and not mode.root_composition)
+
+
+def _scanned_settings_act(mode: Mode, facts: SchemaFacts) -> bool:
+    """Whether a setting a scan can follow may record a loss for these facts: keywords the mode folds, drops
+    or refuses by name, unknown keywords it drops, enums, formats and extra keys it does not take, type lists."""
+    used = facts.keywords
+    rules = mode.keywords
+    if any(rules.get(key, "keep") != "keep" for key in used):
+        return True
+    if facts.unknown and mode.unknown_keywords == "drop":
+        return True
+    checks = (("enum", mode.enum != "any"), ("format", mode.formats is not None),
+              ("additionalProperties", mode.additional_properties == "drop"))
+    return any(acts and key in used for key, acts in checks) or (facts.type_list and mode.type_arrays == "nullable")
 
 
 #: Keywords whose absence changes what the walker does next to them (an array's `items`, an object's members,
 #: the type): a mode that folds or drops one of these is walked.
 _SHAPING = frozenset({"type", "items", "prefixItems", "properties", "required", "additionalProperties", "$ref"})
-#: The structural settings a scan can follow: strict mode's closed objects, required members and typed nodes;
-#: Gemini's type names, `anyOf` alone (the scan leaves every `anyOf` to the walker) and free-form objects.
-_SCANNED = frozenset({"closed_objects", "all_required", "typed_nodes", "type_case", "any_of_alone",
-                      "object_properties_nonempty"})
-
-Lowered = tuple[list[Loss], dict[str, list[str]]]
 #: The keywords a kept value of may still mean a loss or hold schemas to scan.
-_LOOKED_AT = frozenset({"enum", "format", "additionalProperties", *_ONE, *_MAP, *_LIST})
+_LOOKED_AT = frozenset({"enum", "format", "additionalProperties", *ONE_SCHEMA, *SCHEMA_MAP, *SCHEMA_LIST})
 
 
 class _Walk(Exception):
     """The schema needs the walker after all (found during the scan)."""
 
 
-def _spent(value: Any, ptr: str, is_root: bool = False) -> None:
-    """What ``scanned_lowering``'s ``node`` is once the scan is over (see there)."""
-
-
-def scanned_lowering(schema: Any, base: str, target: str, mode: Mapping[str, Any],
+def scanned_lowering(schema: Any, base: str, target: str, mode: Mode,
                      facts: SchemaFacts) -> Lowered | None:
     """The losses and round-trip record of lowering ``schema`` in ``mode`` without the walker, for schemas where
     all a walk would do is follow keywords the mode folds, drops or refuses by name (``keywords``), unknown
     keywords it drops, enums and formats it does not accept, and strict mode's closed objects and required
     members; None when the walk may do more (then it must be walked). The rest must be quiet: ``quiet``
     answers True for the mode with all of that turned off. Held to the walker like ``quiet``."""
-    rules: Mapping[str, str] = mode.get("keywords", {})
-    closed, every, typed = (bool(mode.get(k)) for k in ("closed_objects", "all_required", "typed_nodes"))
-    cased, free_form = bool(mode.get("type_case")), bool(mode.get("object_properties_nonempty"))
-    structural = any(mode.get(k) for k in _STRUCTURAL)
-    if any(mode.get(k) for k in _STRUCTURAL if k not in _SCANNED) \
-            or any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
-            or (mode.get("any_of_alone") and "anyOf" in facts.keywords):
+    rules = mode.keywords
+    # The scan follows every setting that reshapes a schema, but leaves every `anyOf` to the walker where
+    # it must stand alone.
+    if any(rules.get(k, "keep") != "keep" for k in _SHAPING & facts.keywords) \
+            or (mode.any_of_alone and "anyOf" in facts.keywords):
         return None
-    relaxed = {**mode, "keywords": {}, "enum": "any", "formats": None, "unknown_keywords": "keep",
-               "additionalProperties": "keep", "type_arrays": "keep", **dict.fromkeys(_SCANNED, False)}
-    if not quiet(relaxed, facts):
+    if not _quiet_but_for_what_a_scan_follows(mode, facts):
         return None
-    drop_unknown = mode.get("unknown_keywords") == "drop"
-    drop_extra = mode.get("additionalProperties") == "drop"
-    nullable_lists = mode.get("type_arrays") == "nullable"
-    json_text: list[str] = []
-    found: dict[tuple[str, str], Loss] = {}
-    optional: list[str] = []
-    nullable: list[str] = []
-    added: list[str] = []
+    scanned = _LossScan(target, mode)
+    try:
+        scanned.node(schema, base, is_root=True)
+        for key in ("$defs", "definitions"):
+            defs = schema.get(key) if isinstance(schema, dict) else None
+            if isinstance(defs, dict):
+                for name, item in defs.items():
+                    scanned.node(item, jp.join(base, key, name))
+    except _Walk:
+        return None
+    return scanned.lowered(schema)
 
-    def loss(ptr: str, key: str, value: Any, said: tuple[Action, Effect, str]) -> None:
-        found.setdefault((ptr, key), Loss(target, ptr, key, copy_json(value), *said))
 
-    def node(value: Any, ptr: str, is_root: bool = False) -> None:
+class _LossScan:
+    """One scanned lowering: the mode's settings it follows, read once, and the losses and round-trip record
+    it finds (what the walker's ``Walk`` would hold). A class, not a closure: a closure that calls itself is a
+    cycle only the collector frees, holding every loss until then (checks pause the collector)."""
+
+    __slots__ = ("added", "cased", "closed", "drop_extra", "drop_unknown", "every", "found", "free_form",
+                 "json_text", "mode", "nullable", "nullable_lists", "optional", "reshapes", "rules", "target", "typed")
+
+    def __init__(self, target: str, mode: Mode) -> None:
+        self.target, self.mode, self.rules = target, mode, mode.keywords
+        self.closed, self.every, self.typed = mode.closed_objects, mode.all_required, mode.typed_nodes
+        self.cased, self.free_form, self.reshapes = mode.type_case, mode.object_properties_nonempty, mode.reshapes
+        self.drop_unknown = mode.unknown_keywords == "drop"
+        self.drop_extra = mode.additional_properties == "drop"
+        self.nullable_lists = mode.type_arrays == "nullable"
+        self.found: dict[tuple[str, str], Loss] = {}
+        self.optional: list[str] = []
+        self.nullable: list[str] = []
+        self.added: list[str] = []
+        self.json_text: list[str] = []
+
+    def loss(self, ptr: str, key: str, value: Any, said: Said) -> None:
+        self.found.setdefault((ptr, key), Loss(self.target, ptr, key, copy_json(value), *said))
+
+    def lowered(self, schema: Any) -> Lowered:
+        record = {"optional": sorted(set(self.optional)), "nullable": sorted(set(self.nullable)),
+                  "added": sorted(set(self.added)), "json_text": sorted(set(self.json_text))}
+        return Lowered(schema, sorted(self.found.values(), key=lambda x: (x.pointer, x.keyword)),
+                       {k: v for k, v in record.items() if v})
+
+    def node(self, value: Any, ptr: str, is_root: bool = False) -> None:
+        """One schema node: its own losses, its sub-schemas', then the structural rules' (``walker._after``)."""
         if not isinstance(value, dict):
-            if structural:
+            if self.reshapes:
                 raise _Walk  # boolean schemas: closed and typed modes rewrite or refuse them
             return
         t = value.get("type")
         props = value.get("properties")
-        if typed and t is None:
+        if self.typed and t is None:
             raise _Walk  # a type to infer
         lowered_type = t
-        if nullable_lists and isinstance(t, list):
+        if self.nullable_lists and isinstance(t, list):
             kinds = [k for k in t if k != "null"]
             if len(kinds) != 1:
                 raise _Walk  # split into `anyOf` branches
             lowered_type = kinds[0]
-            loss(jp.join(ptr, "type"), "type", t, _type_list_said(target))
+            self.loss(jp.join(ptr, "type"), "type", t, wording.type_list_said(self.target))
         req = value.get("required")
-        if (closed or typed) and isinstance(req, list) and any(
+        if (self.closed or self.typed) and isinstance(req, list) and any(
                 isinstance(r, str) and r not in (props if isinstance(props, dict) else {}) for r in req):
             raise _Walk  # a required name to declare (or an object that accepts nothing)
+        self.keywords(value, ptr, t)
+        is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in value
+        if is_object and self.closed:
+            props = self.closed_object(value, ptr, props, is_root)
+        if is_object and self.every and isinstance(props, dict):
+            self.every_member_required(value, ptr, props, req)
+        if self.free_form and lowered_type == "object" and not props and not is_root:
+            self.json_text.append(ptr)
+            self.loss(jp.join(ptr, "type"), "type", "object", wording.json_text_said(self.target))
+
+    def keywords(self, value: dict[str, Any], ptr: str, t: Any) -> None:
+        """The node's keywords the mode folds, drops or refuses, and its sub-schemas scanned."""
+        target, mode = self.target, self.mode
         for key, sub in value.items():
             if key in ("$defs", "definitions", "additionalItems"):
                 # The root's definitions are lowered on their own below, nested ones are left out unwalked;
                 # `additionalItems` without tuple `items` means nothing and is left out unreported.
                 continue
-            action = rules.get(key, "keep")
-            if drop_unknown and key not in KNOWN and (cased or not key.startswith("x-")):
+            action = self.rules.get(key, "keep")
+            if self.drop_unknown and key not in KNOWN and (self.cased or not key.startswith("x-")):
                 action = "drop"
             if action == "keep" and key not in _LOOKED_AT:
                 continue  # kept as it is: no pointer to build
             kptr = jp.join(ptr, key)
             if action in ("fold", "drop", "reject"):
-                loss(kptr, key, sub, _fate_said(key, action, target))
-            elif key == "enum" and _enum_refused(mode, sub, value):
-                loss(kptr, key, sub, _enum_said(mode, target))
-            elif key == "format" and isinstance(sub, str) and not _format_ok(mode, sub, t):
-                loss(kptr, key, sub, _format_said(sub, target))
-            elif key == "additionalProperties" and drop_extra:
-                loss(kptr, key, sub, _extra_dropped_said(sub, target))
-            elif key == "additionalProperties" and closed and sub is not False:
-                loss(kptr, key, sub, _map_closed_said(target))
+                self.loss(kptr, key, sub, wording.fate_said(key, action, target))
+            elif key == "enum" and mode.enum_refused(sub, value):
+                self.loss(kptr, key, sub, wording.enum_said(mode, target))
+            elif key == "format" and isinstance(sub, str) and not mode.format_ok(sub, t):
+                self.loss(kptr, key, sub, wording.format_said(sub, target))
+            elif key == "additionalProperties" and self.drop_extra:
+                self.loss(kptr, key, sub, wording.extra_dropped_said(sub, target))
+            elif key == "additionalProperties" and self.closed and sub is not False:
+                self.loss(kptr, key, sub, wording.map_closed_said(target))
             elif key == "additionalProperties":
                 if isinstance(sub, dict):
-                    node(sub, kptr)
-            elif key in _ONE:
-                node(sub, kptr)
-            elif key in _MAP and isinstance(sub, dict):
+                    self.node(sub, kptr)
+            elif key in ONE_SCHEMA:
+                self.node(sub, kptr)
+            elif key in SCHEMA_MAP and isinstance(sub, dict):
                 for name, item in sub.items():
-                    node(item, jp.join(kptr, name))
-            elif key in _LIST and isinstance(sub, list):
+                    self.node(item, jp.join(kptr, name))
+            elif key in SCHEMA_LIST and isinstance(sub, list):
                 for i, item in enumerate(sub):
-                    node(item, jp.join(kptr, i))
-        is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in value
-        if is_object and closed:
-            if "properties" not in value:
-                added.append(jp.join(ptr, "properties"))
-                props = {}
-            if "additionalProperties" not in value:
-                added.append(jp.join(ptr, "additionalProperties"))
-                if not no_arguments(value, is_root):
-                    loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None, _closed_said(target))
-        if is_object and every and isinstance(props, dict):
-            required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
-            for name, sub in props.items():
-                if name in required:
-                    continue
-                pptr = jp.join(ptr, "properties", name)
-                # The walker asks `_nullable` of the member as lowered; what it reads of it (type, enum, const:
-                # no `anyOf` or `$ref` here) is the same in the original for the modes that make members required.
-                already = _nullable(sub) == sub
-                required.append(name)
-                optional.append(pptr)
-                if not already:
-                    nullable.append(pptr)
-                loss(pptr, "required", name, _required_said(name, already, target))
-            if "required" not in value:
-                added.append(jp.join(ptr, "required"))
-        if free_form and lowered_type == "object" and not props and not is_root:
-            json_text.append(ptr)
-            loss(jp.join(ptr, "type"), "type", "object", _json_text_said(target))
+                    self.node(item, jp.join(kptr, i))
 
-    try:
-        node(schema, base, is_root=True)
-        for key in ("$defs", "definitions"):
-            defs = schema.get(key) if isinstance(schema, dict) else None
-            if isinstance(defs, dict):
-                for name, item in defs.items():
-                    node(item, jp.join(base, key, name))
-    except _Walk:
-        return None
-    finally:
-        # `node` calls itself through its closure: a cycle only the collector frees, which would hold every
-        # list and loss above until then (checks pause the collector: 120,000 objects per 1,000 tools).
-        node = _spent
-    record = {"optional": sorted(set(optional)), "nullable": sorted(set(nullable)), "added": sorted(set(added)),
-              "json_text": sorted(set(json_text))}
-    return sorted(found.values(), key=lambda x: (x.pointer, x.keyword)), {k: v for k, v in record.items() if v}
+    def closed_object(self, value: dict[str, Any], ptr: str, props: Any, is_root: bool) -> Any:
+        """Strict mode's closing of an object: the keywords it adds recorded; the properties it then has."""
+        if "properties" not in value:
+            self.added.append(jp.join(ptr, "properties"))
+            props = {}
+        if "additionalProperties" not in value:
+            self.added.append(jp.join(ptr, "additionalProperties"))
+            if not no_arguments(value, is_root):
+                self.loss(jp.join(ptr, "additionalProperties"), "additionalProperties", None,
+                          wording.closed_said(self.target))
+        return props
+
+    def every_member_required(self, value: dict[str, Any], ptr: str, props: dict[str, Any], req: Any) -> None:
+        """Strict mode's required members: each optional one made required (and nullable) and recorded."""
+        required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+        for name, sub in props.items():
+            if name in required:
+                continue
+            pptr = jp.join(ptr, "properties", name)
+            # The walker asks `with_null` of the member as lowered; what it reads of it (type, enum, const:
+            # no `anyOf` or `$ref` here) is the same in the original for the modes that make members required.
+            already = with_null(sub) == sub
+            required.append(name)
+            self.optional.append(pptr)
+            if not already:
+                self.nullable.append(pptr)
+            self.loss(pptr, "required", name, wording.required_said(name, already, self.target))
+        if "required" not in value:
+            self.added.append(jp.join(ptr, "required"))

@@ -17,18 +17,17 @@ output (``toolcast convert`` and exports call ``convert`` without it).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from ..losses import Loss
 from .facts import SchemaFacts, quiet, scan, scanned_lowering
+from .lowered import Lowered
+from .mode import Mode
 from .walker import lower
 
 #: Stands for the target's name in a shared walk's messages. A schema holding it anywhere (a JSON string
 #: with ``\\u0000``) is walked per target instead, so replacing it afterwards can touch nothing else.
 _PLACEHOLDER = "\x00"
-
-Lowered = tuple[Any, list[Loss], dict[str, list[str]]]
 
 
 class SharedLowering:
@@ -39,29 +38,26 @@ class SharedLowering:
         self._facts: dict[int, tuple[Any, SchemaFacts, bool]] = {}  # the schema kept: its id stays its own
         self.walks = 0  # walks made (not shared, not skipped): what the tests count
 
-    def __call__(self, schema: Any, base: str, target: str, mode: Mapping[str, Any], mode_id: str) -> Lowered:
+    def __call__(self, schema: Any, base: str, target: str, mode: Mode, mode_id: str) -> Lowered:
         facts, placeholder_free = self._facts_of(schema)
         if quiet(mode, facts):
-            return schema, [], {}
+            return Lowered(schema, [], {})
         if not placeholder_free:
-            scanned = scanned_lowering(schema, base, target, mode, facts)
-            if scanned is not None:
-                return schema, *scanned
-            self.walks += 1
-            return lower(schema, base, target, mode)
+            return self._lowered(schema, base, target, mode, facts)
         key = (id(schema), base, mode_id)
         done = self._walked.get(key)
         if done is None:
-            scanned = scanned_lowering(schema, base, _PLACEHOLDER, mode, facts)
-            if scanned is not None:
-                done = (schema, *scanned)
-            else:
-                self.walks += 1
-                done = lower(schema, base, _PLACEHOLDER, mode)
-            self._walked[key] = done
-        out, losses, record = done
-        return out, [Loss(target, x.pointer, x.keyword, x.value, x.action, x.effect,
-                          x.message.replace(_PLACEHOLDER, target)) for x in losses], record
+            done = self._walked[key] = self._lowered(schema, base, _PLACEHOLDER, mode, facts)
+        return Lowered(done.schema, [Loss(target, x.pointer, x.keyword, x.value, x.action, x.effect,
+                                          x.message.replace(_PLACEHOLDER, target)) for x in done.losses], done.record)
+
+    def _lowered(self, schema: Any, base: str, target: str, mode: Mode, facts: SchemaFacts) -> Lowered:
+        """Scanned where a scan can tell the losses, else walked (and counted)."""
+        scanned = scanned_lowering(schema, base, target, mode, facts)
+        if scanned is not None:
+            return scanned
+        self.walks += 1
+        return lower(schema, base, target, mode)
 
     def _facts_of(self, schema: Any) -> tuple[SchemaFacts, bool]:
         known = self._facts.get(id(schema))

@@ -21,27 +21,24 @@ from typing import Any
 from .. import pointer as jp
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
+from .keywords import ANNOTATIONS, JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
+from .lowered import Lowered
+from .mode import Mode, as_mode
+from .nodes import is_null, kept_ref, no_arguments, with_null
+from .wording import (
+    closed_said,
+    enum_said,
+    extra_dropped_said,
+    fate_said,
+    format_said,
+    json_text_said,
+    map_closed_said,
+    required_said,
+    type_list_said,
+)
 
 MAX_DEPTH = 128
 MAX_NODES = 100_000
-
-#: Keywords that only annotate: removing them never changes which instances are valid.
-ANNOTATIONS = frozenset({
-    "title", "description", "default", "examples", "example", "deprecated", "readOnly", "writeOnly",
-    "$comment", "$schema", "$id", "$anchor", "propertyOrdering", "markdownDescription", "nullable",
-})
-#: Keywords whose value holds one sub-schema / a map of sub-schemas / a list of sub-schemas.
-_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-        "unevaluatedItems", "unevaluatedProperties")
-_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
-_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
-KNOWN = frozenset(ANNOTATIONS | set(_ONE) | set(_MAP) | set(_LIST) | {
-    "type", "enum", "const", "required", "format", "pattern", "minLength", "maxLength", "minimum", "maximum",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
-    "minContains", "maxContains", "minProperties", "maxProperties", "dependentRequired", "$ref",
-    "$dynamicRef", "$dynamicAnchor", "$vocabulary",
-})
-_SCHEMA_DRAFT7_ITEMS = "items"
 
 
 class _Budget(Exception):
@@ -53,7 +50,7 @@ class Walk:
     """State of one lowering: the target and mode, the root for ``$ref`` resolution, and the results."""
 
     target: str
-    mode: Mapping[str, Any]
+    mode: Mode
     root: Any
     losses: dict[tuple[str, str], Loss] = field(default_factory=dict)
     nullable: list[str] = field(default_factory=list)
@@ -69,13 +66,10 @@ class Walk:
             self.losses[key] = Loss(self.target, pointer, keyword, copy_json(value), action, effect, message)
 
 
-def lower(schema: Any, base: str, target: str, mode: Mapping[str, Any]) -> tuple[Any, list[Loss], dict[str, list[str]]]:
-    """Lower ``schema`` (found at canonical pointer ``base``) for ``target``/``mode``.
-
-    Returns the new schema, the losses (pointer order) and the round-trip record: ``optional``, the
-    pointers of optional properties strict mode made required (a null answer means "absent"),
-    ``nullable``, those of them to which it had to add null, and ``added``,
-    the pointers of keywords strict mode added (``additionalProperties``, ``properties``, ``required``)."""
+def lower(schema: Any, base: str, target: str, mode: Mode | Mapping[str, Any]) -> Lowered:
+    """Lower ``schema`` (found at canonical pointer ``base``) for ``target`` in ``mode`` (a ``Mode``, or a
+    profile mode's settings as JSON): the new schema, the losses and the round-trip record (``Lowered``)."""
+    mode = as_mode(mode)
     walk = Walk(target, mode, schema)
     try:
         out = _node(walk, _root_object(walk, _inline_root_ref(walk, schema, base), base), base, 0, is_root=True)
@@ -83,7 +77,7 @@ def lower(schema: Any, base: str, target: str, mode: Mapping[str, Any]) -> tuple
             for key in ("$defs", "definitions"):
                 if not isinstance(schema.get(key), dict):
                     continue
-                if _inline_all(mode):
+                if mode.inlines_all():
                     walk.loss(jp.join(base, key), key, schema[key], Action.LOWERED, Effect.NEUTRAL,
                               f"definitions are inlined where they are used for {target}")
                 else:
@@ -99,79 +93,102 @@ def lower(schema: Any, base: str, target: str, mode: Mapping[str, Any]) -> tuple
     losses = sorted(walk.losses.values(), key=lambda x: (x.pointer, x.keyword))
     record = {"optional": sorted(set(walk.optional)), "nullable": sorted(set(walk.nullable)),
               "added": sorted(set(walk.added)), "json_text": sorted(set(walk.json_text))}
-    return out, losses, {k: v for k, v in record.items() if v}
-
-
-def _inline_all(mode: Mapping[str, Any]) -> bool:
-    return mode.get("refs") == "inline" or not mode.get("recursion", True)
+    return Lowered(out, losses, {k: v for k, v in record.items() if v})
 
 
 def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> Any:
+    """One schema node lowered: brought to the form the mode's rules read, each keyword kept, lowered or
+    folded by the mode, then the mode's structural rules applied to the result."""
     w.nodes += 1
     if w.nodes > MAX_NODES:
         raise _Budget(f"schema has more than {MAX_NODES:,} nodes; toolcast does not convert it")
     if depth > MAX_DEPTH:
         raise _Budget(f"schema nested deeper than {MAX_DEPTH} levels; toolcast does not convert it")
     if isinstance(schema, bool):
-        if w.mode.get("type_case") or w.mode.get("closed_objects"):
-            if schema:
-                return {}
-            w.loss(ptr, "false", False, Action.REJECTED, Effect.UNSATISFIABLE, "`false` schema cannot be expressed")
-            return {}
-        return schema
+        return _boolean_schema(w, schema, ptr)
     if not isinstance(schema, dict):
         return copy_json(schema)
-    schema = _resolve_ref(w, schema, ptr, depth)
-    schema = _modernise(w, schema, ptr)
-    if "allOf" in schema and w.mode.get("allOf") == "merge":
-        schema = _merge_all_of(w, schema, ptr)
-        if "$ref" in schema:  # `allOf: [{$ref}]` + siblings (pydantic v1) is now a `$ref` with siblings
-            schema = _resolve_ref(w, schema, ptr, depth)
-    if w.mode.get("any_of_alone"):
-        schema = _split_types(w, schema, ptr)
-    if w.mode.get("typed_nodes"):
-        schema = _distribute(w, schema, ptr)
-    if w.mode.get("closed_objects") or w.mode.get("typed_nodes"):
-        schema = _declare_required(w, schema, ptr)
+    schema = _prepared(w, schema, ptr, depth)
     out: dict[str, Any] = {}
     folded: dict[str, Any] = {}
-    rules: dict[str, str] = w.mode.get("keywords", {})
+    mode = w.mode
+    rules = mode.keywords
     for key, value in schema.items():
         kptr = jp.join(ptr, key)
         action = rules.get(key, "keep")
-        if key not in KNOWN and (not key.startswith("x-") or w.mode.get("type_case")):
+        if key not in KNOWN and (not key.startswith("x-") or mode.type_case):
             # Gemini's Schema is a closed message: even `x-` extensions are unknown fields there
-            action = "drop" if w.mode.get("unknown_keywords") == "drop" else action
+            action = "drop" if mode.unknown_keywords == "drop" else action
         if key in ("$defs", "definitions"):
             continue  # kept at the root by `lower` where refs are kept; otherwise inlined where used
         if action in ("fold", "drop", "reject"):
             if action == "fold":
                 folded[key] = value
-            w.loss(kptr, key, value, *_fate_said(key, action, w.target))
+            w.loss(kptr, key, value, *fate_said(key, action, w.target))
             continue
         out[key] = _keyword(w, key, value, schema, kptr, depth, out, folded)
     out = {k: v for k, v in out.items() if v is not _DROP}
-    if w.mode.get("typed_nodes"):
+    return _finished(w, schema, out, folded, ptr, is_root)
+
+
+def _boolean_schema(w: Walk, schema: bool, ptr: str) -> Any:
+    """``true``/``false`` as a schema: kept, except where the mode needs objects (``false`` is refused)."""
+    if w.mode.type_case or w.mode.closed_objects:
+        if not schema:
+            w.loss(ptr, "false", False, Action.REJECTED, Effect.UNSATISFIABLE, "`false` schema cannot be expressed")
+        return {}
+    return schema
+
+
+def _prepared(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[str, Any]:
+    """The node in the form the keyword rules read: its ``$ref`` inlined where the mode wants it, written in
+    2020-12 terms, ``allOf`` merged, and the rewrites modes that need a type on every node make first."""
+    mode = w.mode
+    schema = _resolve_ref(w, schema, ptr, depth)
+    schema = _modernise(w, schema, ptr)
+    if "allOf" in schema and mode.all_of == "merge":
+        schema = _merge_all_of(w, schema, ptr)
+        if "$ref" in schema:  # `allOf: [{$ref}]` + siblings (pydantic v1) is now a `$ref` with siblings
+            schema = _resolve_ref(w, schema, ptr, depth)
+    if mode.any_of_alone:
+        schema = _split_types(w, schema, ptr)
+    if mode.typed_nodes:
+        schema = _distribute(w, schema, ptr)
+    if mode.closed_objects or mode.typed_nodes:
+        schema = _declare_required(w, schema, ptr)
+    return schema
+
+
+def _finished(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[str, Any], ptr: str,
+              is_root: bool) -> dict[str, Any]:
+    """The node's lowered keywords with the mode's structural rules applied and the folded ones stated."""
+    mode = w.mode
+    if mode.typed_nodes:
         _infer_type(w, out, folded, ptr)
     _after(w, schema, out, folded, ptr, is_root)
-    if folded and w.mode.get("type_case") and "type" not in out and "anyOf" not in out:
+    if folded:
+        _state_folded(w, out, folded)
+    if mode.typed_nodes and not _typed(out):
+        _any_value(w, out, ptr)
+    if mode.object_properties_nonempty and out.get("type") == "object" and not out.get("properties") \
+            and not is_root:
+        out = _json_text(w, out, ptr)
+    if mode.any_of_alone and isinstance(out.get("anyOf"), list) and (
+            len(out) > 1 or any(is_null(b) for b in out["anyOf"])):
+        out = _alone(w, out, ptr)
+    return out
+
+
+def _state_folded(w: Walk, out: dict[str, Any], folded: dict[str, Any]) -> None:
+    """The folded keywords appended to the description, in the one format (module docstring)."""
+    if w.mode.type_case and "type" not in out and "anyOf" not in out:
         # Gemini needs a type on every node: the folded values' own type is implied by the original.
         kinds = {_json_type(v) for v in folded.get("enum", []) + ([folded["const"]] if "const" in folded else [])}
         if len(kinds) == 1:
             out["type"] = kinds.pop()
-    if folded:
-        text = json.dumps(folded, ensure_ascii=False, separators=(", ", ": "))
-        base = out.get("description")
-        out["description"] = (base + " " if isinstance(base, str) and base else "") + f"(constraints: {text})"
-    if w.mode.get("typed_nodes") and not _typed(out):
-        _any_value(w, out, ptr)
-    if w.mode.get("object_properties_nonempty") and out.get("type") == "object" and not out.get("properties") \
-            and not is_root:
-        out = _json_text(w, out, ptr)
-    if w.mode.get("any_of_alone") and isinstance(out.get("anyOf"), list) and (
-            len(out) > 1 or any(_is_null(b) for b in out["anyOf"])):
-        out = _alone(w, out, ptr)
-    return out
+    text = json.dumps(folded, ensure_ascii=False, separators=(", ", ": "))
+    base = out.get("description")
+    out["description"] = (base + " " if isinstance(base, str) and base else "") + f"(constraints: {text})"
 
 
 _DROP = object()
@@ -197,19 +214,19 @@ def _json_type(value: Any) -> str:
 def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, depth: int,
              out: dict[str, Any], folded: dict[str, Any]) -> Any:
     mode = w.mode
-    if key in _ONE and key != "additionalProperties":
+    if key in ONE_SCHEMA and key != "additionalProperties":
         if key == "items" and isinstance(value, list):  # draft-07 tuple form
             return [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value)]
         return _node(w, value, kptr, depth + 1)
-    if key in _MAP:
+    if key in SCHEMA_MAP:
         if not isinstance(value, dict):
             return copy_json(value)
         return {k: _node(w, v, jp.join(kptr, k), depth + 1) for k, v in value.items()}
-    if key in _LIST:
+    if key in SCHEMA_LIST:
         if not isinstance(value, list):
             return copy_json(value)
         branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value) if v is not _NEVER]
-        if key == "oneOf" and mode.get("oneOf") == "anyOf":
+        if key == "oneOf" and mode.one_of == "anyOf":
             w.loss(kptr, key, value, Action.LOWERED, Effect.WIDENING,
                    f"`oneOf` becomes `anyOf` for {w.target}: \"exactly one\" is no longer enforced")
             out.setdefault("anyOf", [])
@@ -218,10 +235,10 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         return branches
     if key == "additionalProperties":
         return _additional(w, value, kptr, depth)
-    if key == "const" and mode.get("const") == "enum":
+    if key == "const" and mode.const == "enum":
         if "enum" in schema:
             return copy_json(value)
-        if _enum_ok(mode, [value]):
+        if mode.enum_ok([value]):
             w.loss(kptr, key, value, Action.LOWERED, Effect.NEUTRAL,
                    f"`const` becomes a one-value `enum` for {w.target}")
             out["enum"] = [copy_json(value)]
@@ -230,16 +247,16 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
                f"{w.target} cannot express this constant; stated in the description instead")
         return _DROP
-    if key == "enum" and _enum_refused(mode, value, schema):
+    if key == "enum" and mode.enum_refused(value, schema):
         folded["enum"] = value
-        w.loss(kptr, key, value, *_enum_said(mode, w.target))
+        w.loss(kptr, key, value, *enum_said(mode, w.target))
         return _DROP
-    if key == "format" and isinstance(value, str) and not _format_ok(mode, value, schema.get("type")):
+    if key == "format" and isinstance(value, str) and not mode.format_ok(value, schema.get("type")):
         folded["format"] = value
-        w.loss(kptr, key, value, *_format_said(value, w.target))
+        w.loss(kptr, key, value, *format_said(value, w.target))
         return _DROP
-    if key == "minItems" and mode.get("min_items_max") is not None and isinstance(value, int) \
-            and value > mode["min_items_max"]:
+    if key == "minItems" and mode.min_items_max is not None and isinstance(value, int) \
+            and value > mode.min_items_max:
         folded["minItems"] = value
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
                f"{w.target} strict mode only enforces minItems 0 or 1; stated in the description instead")
@@ -251,11 +268,11 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
 
 def _additional(w: Walk, value: Any, kptr: str, depth: int) -> Any:
     mode = w.mode
-    if mode.get("additionalProperties") == "drop":
-        w.loss(kptr, "additionalProperties", value, *_extra_dropped_said(value, w.target))
+    if mode.additional_properties == "drop":
+        w.loss(kptr, "additionalProperties", value, *extra_dropped_said(value, w.target))
         return _DROP
-    if mode.get("closed_objects") and value is not False:
-        w.loss(kptr, "additionalProperties", value, *_map_closed_said(w.target))
+    if mode.closed_objects and value is not False:
+        w.loss(kptr, "additionalProperties", value, *map_closed_said(w.target))
         return False
     if isinstance(value, dict):
         return _node(w, value, kptr, depth + 1)
@@ -263,118 +280,19 @@ def _additional(w: Walk, value: Any, kptr: str, depth: int) -> Any:
 
 
 def _type(w: Walk, value: Any, kptr: str, out: dict[str, Any]) -> Any:
-    if w.mode.get("type_arrays") == "nullable" and isinstance(value, list):
+    if w.mode.type_arrays == "nullable" and isinstance(value, list):
         kinds = [t for t in value if t != "null"]
         if "null" in value:
             if len(kinds) == 1:
                 out["type"] = kinds[0]  # `type` before `nullable`, as a schema without the list has it
             out["nullable"] = True
         if len(kinds) == 1:
-            w.loss(kptr, "type", value, *_type_list_said(w.target))
+            w.loss(kptr, "type", value, *type_list_said(w.target))
             return kinds[0]
         w.loss(kptr, "type", value, Action.LOWERED, Effect.NEUTRAL, f"type list becomes `anyOf` for {w.target}")
         out["anyOf"] = [{"type": t} for t in kinds]
         return _DROP
     return copy_json(value)
-
-
-def _enum_kind(mode: Mapping[str, Any]) -> str:
-    return {"string": "string", "string_or_number": "string or number", "primitive": "primitive"}.get(
-        mode.get("enum", "any"), "any")
-
-
-def _enum_ok(mode: Mapping[str, Any], values: list[Any]) -> bool:
-    kind = mode.get("enum", "any")
-    if kind == "string":
-        return all(isinstance(v, str) for v in values)
-    if kind == "string_or_number":
-        return all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in values)
-    if kind == "primitive":
-        return all(v is None or isinstance(v, (str, int, float, bool)) for v in values)
-    return True
-
-
-def _format_ok(mode: Mapping[str, Any], fmt: str, type_: Any) -> bool:
-    allowed = mode.get("formats")
-    if allowed is None:
-        return True
-    if isinstance(allowed, Mapping):
-        # `type` as the author wrote it: a name, a list of names, or anything else (no type to allow it by).
-        kinds = [type_] if isinstance(type_, str) else [t for t in type_ if isinstance(t, str)] \
-            if isinstance(type_, list) else []
-        return any(fmt in allowed.get(k, []) for k in kinds)
-    return fmt in allowed
-
-
-def _enum_refused(mode: Mapping[str, Any], values: Any, schema: Mapping[str, Any]) -> bool:
-    """An `enum` the mode folds: values of a kind it does not take, or (string enums only) on a node whose
-    type, as the author wrote it, is not `string`."""
-    return isinstance(values, list) and (not _enum_ok(mode, values) or (
-        mode.get("enum") == "string" and schema.get("type", "string") != "string"))
-
-
-# How each loss is told: the walker's, and the checks' scan's (``facts.scanned_lowering``), one wording.
-Said = tuple[Action, Effect, str]
-
-
-def _fate_said(key: str, action: str, target: str) -> Said:
-    """A keyword the mode folds, drops or refuses by name."""
-    if action == "fold":
-        return (Action.FOLDED, Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING,
-                f"`{key}` is not supported by {target}; stated in the description instead")
-    if action == "drop":
-        return (Action.DROPPED, Effect.NEUTRAL if key in ANNOTATIONS or key.startswith("x-") else Effect.WIDENING,
-                f"`{key}` is not supported by {target}; dropped")
-    return Action.REJECTED, Effect.UNSATISFIABLE, f"{target} rejects `{key}`"
-
-
-def _enum_said(mode: Mapping[str, Any], target: str) -> Said:
-    return (Action.FOLDED, Effect.WIDENING,
-            f"{target} only accepts {_enum_kind(mode)} enum values; stated in the description instead")
-
-
-def _format_said(fmt: str, target: str) -> Said:
-    return (Action.FOLDED, Effect.WIDENING,
-            f"format `{fmt}` is not supported by {target}; stated in the description instead")
-
-
-def _extra_dropped_said(value: Any, target: str) -> Said:
-    return (Action.DROPPED, Effect.NEUTRAL if value is True else Effect.WIDENING,
-            f"`additionalProperties` is not supported by {target}; dropped")
-
-
-def _map_closed_said(target: str) -> Said:
-    return (Action.LOWERED, Effect.NARROWING,
-            f"{target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
-
-
-def no_arguments(schema: Mapping[str, Any], is_root: bool) -> bool:
-    """A tool without parameters: a root that declares no property and no extra keys. Every provider
-    takes it as a function with no arguments, so closing it (strict) or leaving it out (Gemini) loses
-    nothing the author wrote."""
-    return is_root and not schema.get("properties") and not schema.get("patternProperties") \
-        and schema.get("additionalProperties") in (None, False)
-
-
-def _closed_said(target: str) -> Said:
-    return (Action.LOWERED, Effect.NARROWING,
-            f"{target} strict mode needs closed objects: keys not listed in `properties` can no longer be sent")
-
-
-def _required_said(name: str, already: bool, target: str) -> Said:
-    return (Action.LOWERED, Effect.NEUTRAL, f"optional `{name}` is required and nullable for {target} strict mode: "
-            + ("null now also stands for \"absent\"" if already
-               else "send null for \"absent\" (mapped back by toolcast)"))
-
-
-def _type_list_said(target: str) -> Said:
-    return Action.LOWERED, Effect.NEUTRAL, f"type list becomes `type` + `nullable` for {target}"
-
-
-def _json_text_said(target: str) -> Said:
-    return (Action.LOWERED, Effect.WIDENING,
-            f"{target} cannot declare an object without properties: asked for as a JSON string (parsed back by "
-            "toolcast; text that is not a JSON object is no longer refused by the schema)")
 
 
 def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[str, Any]:
@@ -383,14 +301,14 @@ def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[
     if not isinstance(ref, str):
         return schema
     siblings = {k: v for k, v in schema.items() if k != "$ref"}
-    inline = _inline_all(w.mode) or (siblings and not w.mode.get("ref_siblings", True)
+    inline = w.mode.inlines_all() or (siblings and not w.mode.ref_siblings
                                                  and not all(k.startswith("$") for k in siblings))
     if not ref.startswith("#"):
         w.loss(jp.join(ptr, "$ref"), "$ref", ref, Action.DROPPED, Effect.WIDENING,
                "remote `$ref` is never fetched; any value is accepted in its place")
         return siblings
     target = jp.resolve(w.root, ref[1:], None) if ref[1:] == "" or ref[1:].startswith("/") else None
-    if not inline and target is not None and _kept_ref(w.root, ref):
+    if not inline and target is not None and kept_ref(w.root, ref):
         return schema
     if target is None:
         w.loss(jp.join(ptr, "$ref"), "$ref", ref, Action.DROPPED, Effect.WIDENING,
@@ -410,22 +328,13 @@ def _resolve_ref(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[
     merged = dict(resolved)
     for k, v in siblings.items():
         if k in merged and merged[k] != v and k not in ANNOTATIONS:
-            merged = {"allOf": [resolved, siblings]} if w.mode.get("allOf") != "merge" else \
+            merged = {"allOf": [resolved, siblings]} if w.mode.all_of != "merge" else \
                 _merge_all_of(w, {"allOf": [resolved, siblings]}, ptr, sources=[target, siblings])
             break
         merged[k] = v
     w.loss(jp.join(ptr, "$ref"), "$ref", ref, Action.LOWERED, Effect.NEUTRAL,
            f"`$ref` {ref} is inlined for {w.target}")
     return merged
-
-
-def _kept_ref(root: Any, ref: str) -> bool:
-    """Whether the output still has what ``ref`` points at: the root, or a definition of the root's
-    ``$defs``/``definitions`` (lowered by ``lower``). Anything else (a nested ``$defs``, a path into
-    ``properties`` that lowering may rename) is inlined rather than left dangling."""
-    parts = jp.parts(ref[1:])
-    return not parts or (len(parts) == 2 and parts[0] in ("$defs", "definitions")
-                         and isinstance(root, dict) and isinstance(root.get(parts[0]), dict))
 
 
 def _inline_root_ref(w: Walk, schema: Any, base: str) -> Any:
@@ -493,53 +402,68 @@ def _merge_all_of(w: Walk, schema: dict[str, Any], ptr: str, sources: list[Any] 
         # a `$ref` kept as it is (OpenAI keeps `$defs`) lists the names of what it points at
         closures.append(_closure(written, branch.get("properties", written.get("properties")
                                                      if isinstance(written, dict) else None), branch))
-        for key, value in branch.items():
-            if key == "additionalProperties" and any(closures):
-                continue  # decided below, from what each part lets through
-            # Merged member by member only when both sides have the valid type; otherwise they are
-            # compared as a whole below (an invalid schema is refused, never a crash).
-            if key == "properties" and isinstance(value, dict) and isinstance(merged.get(key, {}), dict):
-                props = merged.setdefault("properties", {})
-                for name, sub in value.items():
-                    if name in props and props[name] != sub:
-                        props[name] = {"allOf": [props[name], sub]}
-                    else:
-                        props[name] = sub
-            elif key == "required" and isinstance(value, list) and isinstance(merged.get(key, []), list):
-                if isinstance(written, dict) and written is not branch:
-                    # as written: strict mode requires every member of the branch it lowered
-                    value = written.get("required", []) if isinstance(written.get("required", []), list) else value
-                req = merged.setdefault("required", [])
-                req.extend(r for r in value if r not in req)
-            elif key in ("description", "title"):
-                merged.setdefault(key, value)
-            elif key == "type" and "type" in merged and (both := _shared_type(merged[key], value)) not in (None, []):
-                merged[key] = both  # both hold: the types they have in common
-            elif key not in merged or merged[key] == value:
-                merged[key] = value
-            else:
-                w.loss(jp.join(kptr, i, key), "allOf", branches, Action.REJECTED, Effect.UNSATISFIABLE,
-                       f"`allOf` branches disagree on `{key}` and {w.target} has no `allOf`: "
-                       "toolcast will not emit a schema that means something else")
-                return merged
+        clash = _merge_branch(merged, branch, written, any(closures))
+        if clash is not None:
+            w.loss(jp.join(kptr, i, clash), "allOf", branches, Action.REJECTED, Effect.UNSATISFIABLE,
+                   f"`allOf` branches disagree on `{clash}` and {w.target} has no `allOf`: "
+                   "toolcast will not emit a schema that means something else")
+            return merged
+    _limit_to_closures(w, merged, closures, kptr, branches)
+    return merged
+
+
+def _merge_branch(merged: dict[str, Any], branch: dict[str, Any], written: Any, closed: bool) -> str | None:
+    """``branch``'s keywords merged into ``merged``; the keyword on which they disagree (the merge stops
+    there), or None. ``closed``: some part limits the keys, so ``additionalProperties`` is decided later."""
+    for key, value in branch.items():
+        if key == "additionalProperties" and closed:
+            continue  # decided by `_limit_to_closures`, from what each part lets through
+        # Merged member by member only when both sides have the valid type; otherwise they are
+        # compared as a whole below (an invalid schema is refused, never a crash).
+        if key == "properties" and isinstance(value, dict) and isinstance(merged.get(key, {}), dict):
+            props = merged.setdefault("properties", {})
+            for name, sub in value.items():
+                if name in props and props[name] != sub:
+                    props[name] = {"allOf": [props[name], sub]}
+                else:
+                    props[name] = sub
+        elif key == "required" and isinstance(value, list) and isinstance(merged.get(key, []), list):
+            if isinstance(written, dict) and written is not branch:
+                # as written: strict mode requires every member of the branch it lowered
+                value = written.get("required", []) if isinstance(written.get("required", []), list) else value
+            req = merged.setdefault("required", [])
+            req.extend(r for r in value if r not in req)
+        elif key in ("description", "title"):
+            merged.setdefault(key, value)
+        elif key == "type" and "type" in merged and (both := _shared_type(merged[key], value)) not in (None, []):
+            merged[key] = both  # both hold: the types they have in common
+        elif key not in merged or merged[key] == value:
+            merged[key] = value
+        else:
+            return key
+    return None
+
+
+def _limit_to_closures(w: Walk, merged: dict[str, Any], closures: list[_Closure | None], kptr: str,
+                       branches: list[Any]) -> None:
+    """The merged object limited to what every closed part lets through, and the merge's loss said."""
     forbidden = _intersect(merged, [c for c in closures if c is not None])
     if forbidden is None:
         w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.WIDENING,
                f"`allOf` branches merged into one schema for {w.target}: closed branches with "
                "`patternProperties` are merged as a union, so keys a branch forbids may be sent")
-        return merged
+        return
     req = merged.get("required")
     blocked = [r for r in req if r in forbidden] if isinstance(req, list) else []
     if blocked:
         w.loss(kptr, "allOf", branches, Action.REJECTED, Effect.UNSATISFIABLE,
                f"`allOf` requires {', '.join(f'`{b}`' for b in blocked)}, which a closed branch does not list: "
                "it accepts nothing")
-        return merged
+        return
     note = (f" (closed branches let through only the keys they all list: {', '.join(f'`{f}`' for f in forbidden)} "
             "can never be sent)") if forbidden else ""
     w.loss(kptr, "allOf", branches, Action.LOWERED, Effect.NEUTRAL,
            f"`allOf` branches merged into one schema for {w.target}{note}")
-    return merged
 
 
 #: A part of an ``allOf`` that limits the keys of the merged object: the names it lists, what it lets
@@ -604,46 +528,46 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
     mode = w.mode
     t = out.get("type")
     is_object = t == "object" or (isinstance(t, list) and "object" in t) or "properties" in out
-    if is_object and mode.get("closed_objects"):
+    if is_object and mode.closed_objects:
         # Keywords strict mode adds are recorded, so a round trip can take them out again.
         for key, value in (("properties", {}), ("additionalProperties", False)):
             if key not in out:
                 w.added.append(jp.join(ptr, key))
                 if key == "additionalProperties" and "additionalProperties" not in schema \
                         and not no_arguments(schema, is_root):
-                    w.loss(jp.join(ptr, key), key, None, *_closed_said(w.target))
+                    w.loss(jp.join(ptr, key), key, None, *closed_said(w.target))
             out[key] = out.get(key, value) if key == "properties" else value
-    if is_object and mode.get("all_required") and isinstance(out.get("properties"), dict):
+    if is_object and mode.all_required and isinstance(out.get("properties"), dict):
         req = out.get("required")
         required = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []  # draft-03 `true`
         for name, sub in out["properties"].items():
             if name in required:
                 continue
             pptr = jp.join(ptr, "properties", name)
-            widened = _nullable(sub)
+            widened = with_null(sub)
             already = widened == sub
             out["properties"][name] = widened
             required.append(name)
             w.optional.append(pptr)
             if not already:
                 w.nullable.append(pptr)
-            w.loss(pptr, "required", name, *_required_said(name, already, w.target))
+            w.loss(pptr, "required", name, *required_said(name, already, w.target))
         if "required" not in out:
             w.added.append(jp.join(ptr, "required"))
         out["required"] = required
-    if is_root and not mode.get("root_composition", True):
+    if is_root and not mode.root_composition:
         for key in ("anyOf", "oneOf", "allOf"):
             if key in out:
                 w.loss(jp.join(ptr, key), key, schema.get(key, out[key]), Action.REJECTED, Effect.UNSATISFIABLE,
                        f"{w.target} does not accept `{key}` at the root of the parameters")
     types = out.get("type")
     is_array = types == "array" or (isinstance(types, list) and "array" in types)
-    if is_array and mode.get("needs_items") and "items" not in out and "prefixItems" not in out:
+    if is_array and mode.needs_items and "items" not in out and "prefixItems" not in out:
         # No `items` means any item: said explicitly (typed for modes that need a type on every node).
         w.loss(jp.join(ptr, "type"), "items", None, Action.LOWERED, Effect.NEUTRAL,
                f"{w.target} requires `items` on arrays; `items: {{}}` (any item) added")
         out["items"] = _node(w, {}, jp.join(ptr, "items"), 1)
-    if mode.get("object_properties_nonempty") and out.get("properties") == {} and not is_root:
+    if mode.object_properties_nonempty and out.get("properties") == {} and not is_root:
         # Gemini: "properties should be non-empty for OBJECT type"; an absent map means the same.
         del out["properties"]
     closed = out.get("additionalProperties") is False and isinstance(out.get("properties", {}), dict)
@@ -655,21 +579,6 @@ def _after(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict[st
                "does not list it, so it accepts nothing")
 
 
-def _nullable(schema: Any) -> Any:
-    if not isinstance(schema, dict):
-        return schema
-    t = schema.get("type")
-    if isinstance(t, str) and "enum" not in schema and "const" not in schema and "$ref" not in schema:
-        return {**schema, "type": t if t == "null" else [t, "null"]}
-    if isinstance(t, list) and "enum" not in schema and "$ref" not in schema:
-        return schema if "null" in t else {**schema, "type": [*t, "null"]}
-    if isinstance(schema.get("anyOf"), list) and not set(schema) - ANNOTATIONS - {"anyOf"}:
-        if any(_is_null(b) for b in schema["anyOf"]):
-            return schema
-        return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
 #: Well-known non-JSON-Schema type names found in real tools (Python and Java names, OpenAPI's
 #: upper case): read as the JSON Schema type they stand for, with a reported loss.
 _TYPE_ALIASES = {
@@ -679,7 +588,6 @@ _TYPE_ALIASES = {
     "bool": "boolean", "list": "array", "tuple": "array", "sequence": "array", "arraylist": "array",
     "set": "array", "none": "null", "nonetype": "null",
 }
-_JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 _GENERIC = re.compile(r"^(\w+)[\[<](.*)[\]>]$")
 
 
@@ -687,7 +595,7 @@ def _type_name(name: str) -> tuple[str | None, dict[str, Any]]:
     """(JSON Schema type, extra keywords) for a dirty type name, or (None, {}) when it is not known.
     ``any`` is ("", {}): no type at all."""
     low = name.strip().lower()
-    if low in _JSON_TYPES:
+    if low in JSON_TYPES:
         return low, {}
     if low in _TYPE_ALIASES:
         return _TYPE_ALIASES[low], {}
@@ -707,7 +615,7 @@ def _type_name(name: str) -> tuple[str | None, dict[str, Any]]:
 def _clean_type(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
     t = schema.get("type")
     names = [t] if isinstance(t, str) else t if isinstance(t, list) and all(isinstance(x, str) for x in t) else None
-    if names is None or all(x in _JSON_TYPES for x in names):
+    if names is None or all(x in JSON_TYPES for x in names):
         return schema
     out = dict(schema)
     kinds: list[str] = []
@@ -758,10 +666,6 @@ def _modernise(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
     elif "additionalItems" in out:
         out = {k: v for k, v in out.items() if k != "additionalItems"}  # without tuple items it means nothing
     return out
-
-
-def _is_null(branch: Any) -> bool:
-    return isinstance(branch, dict) and branch.get("type") == "null" and not set(branch) - ANNOTATIONS - {"type"}
 
 
 def _distribute(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
@@ -815,7 +719,7 @@ def _shared_type(a: Any, b: Any) -> Any:
     absent or not made of JSON Schema type names (left to the merge to compare)."""
     def kinds(t: Any) -> list[str] | None:
         names = [t] if isinstance(t, str) else t
-        if not isinstance(names, list) or not names or not all(isinstance(x, str) and x in _JSON_TYPES for x in names):
+        if not isinstance(names, list) or not names or not all(isinstance(x, str) and x in JSON_TYPES for x in names):
             return None
         return names
     ka, kb = kinds(a), kinds(b)
@@ -871,7 +775,7 @@ def _infer_type(w: Walk, out: dict[str, Any], folded: dict[str, Any], ptr: str) 
         # Mixed values: the union of their types (the values themselves still decide, or are folded).
         order = ["string", "integer", "number", "boolean", "object", "array"]
         named = [k for k in order if k in kinds]
-        if w.mode.get("any_of_alone"):
+        if w.mode.any_of_alone:
             out["anyOf"] = [{"type": k} for k in named]
             if "null" in kinds:
                 out["nullable"] = True
@@ -899,7 +803,7 @@ def _any_value(w: Walk, out: dict[str, Any], ptr: str) -> None:
     """A schema that accepts any value, for a mode that needs a type on every node: the closest
     union the mode can state. Gemini has no null branch (``nullable`` says it), OpenAI strict cannot
     state an open object."""
-    if w.mode.get("any_of_alone"):
+    if w.mode.any_of_alone:
         out["anyOf"] = [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
                         {"type": "array", "items": {"type": "string"}}]
         lost = "objects, null (unless nullable) and arrays of other than strings"
@@ -920,7 +824,7 @@ def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
     """Gemini: "When using any_of, it must be the only field set". ``anyOf`` with a null branch and
     one other becomes that branch + ``nullable``; otherwise the other keywords move into each branch
     (``A ∧ anyOf(B, C)`` ≡ ``anyOf(A ∧ B, A ∧ C)``), and the whole-node annotations are dropped."""
-    branches = [b for b in out["anyOf"] if not _is_null(b)]
+    branches = [b for b in out["anyOf"] if not is_null(b)]
     rest = {k: v for k, v in out.items() if k != "anyOf"}
     if len(branches) < len(out["anyOf"]):
         rest["nullable"] = True
@@ -1040,5 +944,5 @@ def _json_text(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
     for key in ("nullable", "title"):
         if key in out:
             new[key] = out[key]
-    w.loss(jp.join(ptr, "type"), "type", "object", *_json_text_said(w.target))
+    w.loss(jp.join(ptr, "type"), "type", "object", *json_text_said(w.target))
     return new

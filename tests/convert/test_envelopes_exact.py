@@ -8,11 +8,14 @@ code under test, and the walker's own rewrites (tested in ``test_walker_exact.py
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from toolcast.adapters.convert import convert, convert_all
 from toolcast.adapters.convert.api import Conversion, ListConversion, _gemini_case, mode_name, sanitize_name
+from toolcast.adapters.convert.lowered import Lowered
+from toolcast.adapters.convert.mode import Mode, profile_mode
 from toolcast.adapters.losses import Action, Effect, Loss
 from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.providers import profile
@@ -35,10 +38,9 @@ class Recorder:
         self.calls: list[tuple[Any, ...]] = []
         self.losses = losses or []
 
-    def __call__(self, schema: Any, base: str, target: str, mode: dict[str, Any], mode_id: str) -> tuple[
-            Any, list[Loss], dict[str, list[str]]]:
+    def __call__(self, schema: Any, base: str, target: str, mode: Mode, mode_id: str) -> Lowered:
         self.calls.append((schema, base, target, mode, mode_id))
-        return schema, list(self.losses) if base == "/parameters" else [], {}  # as given: not judged
+        return Lowered(schema, list(self.losses) if base == "/parameters" else [], {})  # as given: not judged
 
 
 def run(tool: CanonicalTool, target: str, strict: bool | None = None, **options: Any) -> Conversion:
@@ -110,10 +112,10 @@ def test_parameters_and_returns_are_lowered_in_the_mode_and_returns_neither_requ
     rec = Recorder()
     convert(RICH, target, TargetOptions(strict=strict), lowering=rec)
     prof = profile(target)
-    mode = prof.modes[key]
+    mode = profile_mode(target, key)
     assert rec.calls == [
         (P, "/parameters", target, mode, prof.mode_ids[key]),
-        (R, "/returns", target, {**mode, "all_required": False, "closed_objects": False},
+        (R, "/returns", target, replace(mode, all_required=False, closed_objects=False),
          prof.mode_ids[key] + "/returns"),
     ]
 
@@ -124,7 +126,7 @@ def test_targets_without_return_schemas_lower_only_the_parameters(target: str, k
     rec = Recorder()
     convert(RICH, target, lowering=rec)
     prof = profile(target)
-    assert rec.calls == [(P, "/parameters", target, prof.modes[key], prof.mode_ids[key])]
+    assert rec.calls == [(P, "/parameters", target, profile_mode(target, key), prof.mode_ids[key])]
 
 
 def test_no_returns_no_second_lowering() -> None:

@@ -8,7 +8,7 @@ held to the walker directly: a mode it calls quiet must record no loss when walk
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,6 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolcast.adapters.convert import convert
 from toolcast.adapters.convert.facts import quiet, scan, scanned_lowering
+from toolcast.adapters.convert.lowered import Lowered
+from toolcast.adapters.convert.mode import Mode, profile_mode
 from toolcast.adapters.convert.shared import SharedLowering
 from toolcast.adapters.convert.walker import lower
 from toolcast.adapters.model import CanonicalTool
@@ -66,21 +68,21 @@ def test_quiet_modes_really_record_nothing_on_the_corpus() -> None:
     for tool in _corpus_tools():
         facts = scan(tool.parameters)
         for target, key in MODES:
-            mode = profile(target).modes[key]
+            mode = profile_mode(target, key)
             if quiet(mode, facts):
                 quiet_seen += 1
-                assert lower(tool.parameters, "/parameters", target, mode)[1] == [], (tool.name, target, key)
+                assert lower(tool.parameters, "/parameters", target, mode).losses == [], (tool.name, target, key)
     assert quiet_seen > 1000, quiet_seen  # the skip is exercised, not only allowed
 
 
-def _scan_is_the_walkers(params: Any, target: str, key: str, mode: Mapping[str, Any] | None = None) -> bool:
+def _scan_is_the_walkers(params: Any, target: str, key: str, mode: Mode | None = None) -> bool:
     """True when ``scanned_lowering`` answers for this mode, after checking its answer is the walk's own."""
-    mode = mode or profile(target).modes[key]
+    mode = mode or profile_mode(target, key)
     scanned = scanned_lowering(params, "/parameters", target, mode, scan(params))
     if scanned is None:
         return False
-    _, losses, record = lower(params, "/parameters", target, mode)
-    assert scanned == (losses, record), (target, key)
+    walked = lower(params, "/parameters", target, mode)
+    assert (scanned.losses, scanned.record) == (walked.losses, walked.record), (target, key)
     return True
 
 
@@ -90,7 +92,7 @@ def test_losses_from_a_scan_are_the_walkers_on_the_corpus() -> None:
         for target, key in MODES:
             if _scan_is_the_walkers(tool.parameters, target, key) and f"{target}/{key}" in loud:
                 loud[f"{target}/{key}"] += bool(lower(tool.parameters, "/parameters", target,
-                                                      profile(target).modes[key])[1])
+                                                      profile_mode(target, key)).losses)
     # The scan answers, for schemas that do lose something, in strict modes (closed objects, required members,
     # typed nodes; 1,160 and 926 tools here), Gemini's (828) and a non-structural one (911).
     assert all(n > 500 for n in loud.values()), loud
@@ -139,21 +141,22 @@ def test_gemini_from_a_scan(member: Any, answered: bool) -> None:
 def test_gemini_free_form_root_stays_an_object_from_a_scan() -> None:
     free = {"type": "object", "properties": {}}
     assert _scan_is_the_walkers(free, "gemini", "default")
-    assert scanned_lowering(free, "/parameters", "gemini", profile("gemini").modes["default"], scan(free)) == ([], {})
+    assert scanned_lowering(free, "/parameters", "gemini", profile_mode("gemini", "default"),
+                            scan(free)) == Lowered(free, [], {})
     # Without `properties` the root is not plain (OpenAI rejects it): walked, so its output is judged.
-    assert scanned_lowering({"type": "object"}, "/parameters", "gemini", profile("gemini").modes["default"],
+    assert scanned_lowering({"type": "object"}, "/parameters", "gemini", profile_mode("gemini", "default"),
                             scan({"type": "object"})) is None
 
 
 def test_required_members_without_typed_nodes_from_a_scan() -> None:
     # No shipped mode makes every member required without also needing a type on every node: an untyped
     # member is then wrapped in `anyOf` with null.
-    mode = {**profile("openai").modes["strict"], "typed_nodes": False}
+    mode = replace(profile_mode("openai", "strict"), typed_nodes=False)
     schema = {"type": "object", "properties": {"a": {"description": "anything"}, "b": {"type": "string"}}}
     assert _scan_is_the_walkers(schema, "openai", "strict", mode)
 
 
-_GJ = profile("gemini-json").modes["default"]
+_GJ = profile_mode("gemini-json", "default")
 _ARRAY = {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}, "default": []}}}
 
 
@@ -169,7 +172,7 @@ _ARRAY = {"type": "object", "properties": {"a": {"type": "array", "items": {"typ
 ])
 def test_losses_from_a_scan_under_other_keyword_fates(schema: dict[str, Any], keywords: dict[str, str],
                                                        answered: bool) -> None:
-    mode = {**_GJ, "keywords": {**_GJ["keywords"], **keywords}}
+    mode = replace(_GJ, keywords={**_GJ.keywords, **keywords})
     assert _scan_is_the_walkers(schema, "gemini-json", "default", mode) is answered
 
 
@@ -205,14 +208,14 @@ def test_random_schemas_get_the_walkers_losses(params: Any, typed: bool, strict:
     _same_as_convert(tool, TargetOptions(strict=strict))
     facts = scan(tool.parameters)
     for target, key in MODES:
-        mode = profile(target).modes[key]
+        mode = profile_mode(target, key)
         if quiet(mode, facts):
-            assert lower(tool.parameters, "/parameters", target, mode)[1] == []
+            assert lower(tool.parameters, "/parameters", target, mode).losses == []
         _scan_is_the_walkers(tool.parameters, target, key)
 
 
-def _mode(target: str, key: str) -> Mapping[str, Any]:
-    return profile(target).modes[key]
+def _mode(target: str, key: str) -> Mode:
+    return profile_mode(target, key)
 
 
 PLAIN = {"type": "object", "properties": {"q": {"type": "string", "description": "query"},
@@ -232,7 +235,7 @@ PLAIN = {"type": "object", "properties": {"q": {"type": "string", "description":
 def test_what_every_mode_walks(schema: dict[str, Any]) -> None:
     facts = scan(schema)
     assert not any(quiet(_mode(t, k), facts) for t, k in MODES)
-    assert all(lower(schema, "/parameters", t, _mode(t, k))[1] for t, k in MODES)  # and each walk reports it
+    assert all(lower(schema, "/parameters", t, _mode(t, k)).losses for t, k in MODES)  # and each walk reports it
 
 
 def test_which_modes_are_quiet_for_a_plain_schema() -> None:
@@ -247,14 +250,15 @@ def test_references_to_root_definitions_are_quiet_where_references_are_kept() ->
               "$defs": {"q": {"type": "string"}}}
     facts = scan(schema)
     assert quiet(_mode("mcp", "default"), facts)
-    assert lower(schema, "/parameters", "mcp", _mode("mcp", "default"))[1] == []
+    assert lower(schema, "/parameters", "mcp", _mode("mcp", "default")).losses == []
     assert not quiet(_mode("gemini", "default"), facts)  # Gemini inlines them
 
 
 def test_an_array_without_items_is_walked_only_where_items_are_needed() -> None:
     facts = scan({**PLAIN, "properties": {"tags": {"type": "array"}}})
     assert not quiet(_mode("openai", "non_strict"), facts)  # adds `items: {}` with a loss
-    assert lower({**PLAIN, "properties": {"tags": {"type": "array"}}}, "", "openai", _mode("openai", "non_strict"))[1]
+    assert lower({**PLAIN, "properties": {"tags": {"type": "array"}}}, "", "openai",
+                 _mode("openai", "non_strict")).losses
     assert quiet(_mode("mcp", "default"), facts)
 
 
@@ -296,7 +300,7 @@ def test_a_scan_leaves_no_cycle_for_the_collector(outcome: str) -> None:
                                                "b": {"type": "object", "properties": {"c": {"type": "integer"}}}}}
     if outcome == "walked":
         schema["required"] = ["missing"]  # a required name to declare: the scan gives up mid-way (raises)
-    mode = profile("openai").modes["strict"]
+    mode = profile_mode("openai", "strict")
     gc.collect()
     enabled = gc.isenabled()
     gc.disable()

@@ -22,7 +22,8 @@ NEUTRAL, WIDENING, NARROWING, UNSAT = Effect.NEUTRAL, Effect.WIDENING, Effect.NA
 
 
 def run(schema: Any, mode: dict[str, Any], base: str = "/p") -> tuple[Any, list[tuple[Any, ...]], dict[str, Any]]:
-    out, losses, record = lower(schema, base, "t", mode)
+    lowered = lower(schema, base, "t", mode)
+    out, losses, record = lowered.schema, lowered.losses, lowered.record
     return out, [(x.pointer, x.keyword, x.value, x.action, x.effect, x.message) for x in losses], record
 
 
@@ -964,10 +965,12 @@ def test_root_definitions_of_either_name_anywhere_in_the_root() -> None:
 
 @pytest.mark.parametrize("mode", [{"type_case": True}, {"closed_objects": True}])
 def test_a_boolean_root_where_the_target_needs_objects(mode: dict[str, Any]) -> None:
-    assert lower(True, "/p", "t", mode)[:2] == ({}, [])
-    out, losses, _ = lower(False, "/p", "t", mode)
+    kept = lower(True, "/p", "t", mode)
+    assert (kept.schema, kept.losses) == ({}, [])
+    lowered = lower(False, "/p", "t", mode)
+    out, losses = lowered.schema, lowered.losses
     assert out == {} and [(x.pointer, x.keyword, x.action) for x in losses] == [("/p", "false", REJECTED)]
-    assert lower([1], "/p", "t", mode)[0] == [1]
+    assert lower([1], "/p", "t", mode).schema == [1]
 
 
 def test_allof_of_a_kept_ref_with_siblings_is_resolved_where_refs_take_no_siblings() -> None:

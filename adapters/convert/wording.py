@@ -1,0 +1,67 @@
+"""What a lowering says: each loss's action, effect and message, one wording for the walker (``walker``) and
+the checks' scan (``facts.scanned_lowering``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..losses import Action, Effect
+from .keywords import ANNOTATIONS
+from .mode import Mode
+
+#: A loss's action, effect and message (the rest of a ``Loss`` is where it is and what was there).
+Said = tuple[Action, Effect, str]
+
+_ENUM_KINDS = {"string": "string", "string_or_number": "string or number", "primitive": "primitive"}
+
+
+def fate_said(key: str, action: str, target: str) -> Said:
+    """A keyword the mode folds, drops or refuses by name."""
+    if action == "fold":
+        return (Action.FOLDED, Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING,
+                f"`{key}` is not supported by {target}; stated in the description instead")
+    if action == "drop":
+        return (Action.DROPPED, Effect.NEUTRAL if key in ANNOTATIONS or key.startswith("x-") else Effect.WIDENING,
+                f"`{key}` is not supported by {target}; dropped")
+    return Action.REJECTED, Effect.UNSATISFIABLE, f"{target} rejects `{key}`"
+
+
+def enum_said(mode: Mode, target: str) -> Said:
+    return (Action.FOLDED, Effect.WIDENING, f"{target} only accepts {_ENUM_KINDS.get(mode.enum, 'any')} enum values; "
+            "stated in the description instead")
+
+
+def format_said(fmt: str, target: str) -> Said:
+    return (Action.FOLDED, Effect.WIDENING,
+            f"format `{fmt}` is not supported by {target}; stated in the description instead")
+
+
+def extra_dropped_said(value: Any, target: str) -> Said:
+    return (Action.DROPPED, Effect.NEUTRAL if value is True else Effect.WIDENING,
+            f"`additionalProperties` is not supported by {target}; dropped")
+
+
+def map_closed_said(target: str) -> Said:
+    return (Action.LOWERED, Effect.NARROWING,
+            f"{target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
+
+
+def closed_said(target: str) -> Said:
+    return (Action.LOWERED, Effect.NARROWING,
+            f"{target} strict mode needs closed objects: keys not listed in `properties` can no longer be sent")
+
+
+def required_said(name: str, already: bool, target: str) -> Said:
+    return (Action.LOWERED, Effect.NEUTRAL, f"optional `{name}` is required and nullable for {target} strict mode: "
+            + ("null now also stands for \"absent\"" if already
+               else "send null for \"absent\" (mapped back by toolcast)"))
+
+
+def type_list_said(target: str) -> Said:
+    return Action.LOWERED, Effect.NEUTRAL, f"type list becomes `type` + `nullable` for {target}"
+
+
+def json_text_said(target: str) -> Said:
+    return (Action.LOWERED, Effect.WIDENING,
+            f"{target} cannot declare an object without properties: asked for as a JSON string (parsed back by "
+            "toolcast; text that is not a JSON object is no longer refused by the schema)")

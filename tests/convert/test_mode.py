@@ -1,0 +1,54 @@
+"""A profile mode as a typed ``Mode``: every shipped mode builds, each setting reads back as the profile states
+it, and settings outside the record's fixed values are refused when the mode is built."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+from toolcast.adapters.convert.mode import Mode, profile_mode
+from toolcast.adapters.providers import profile
+from toolcast.adapters.targets import TARGETS
+
+MODES = [(t, key) for t in TARGETS for key in profile(t).modes]
+JSON_NAMES = {"one_of": "oneOf", "all_of": "allOf", "additional_properties": "additionalProperties"}
+
+
+@pytest.mark.parametrize("target,key", MODES)
+def test_every_profile_mode_reads_back_as_its_settings(target: str, key: str) -> None:
+    settings = profile(target).modes[key]
+    mode = profile_mode(target, key)
+    for f in fields(Mode):
+        name = JSON_NAMES.get(f.name, f.name)
+        expected = settings.get(name, f.default)
+        assert getattr(mode, f.name) == expected, (target, key, name)
+    assert profile_mode(target, key) is mode  # built once
+
+
+def test_return_values_are_neither_closed_nor_all_required() -> None:
+    strict = profile_mode("openai", "strict")
+    returns = profile_mode("openai", "strict", for_returns=True)
+    assert strict.closed_objects and strict.all_required
+    assert not returns.closed_objects and not returns.all_required
+    assert returns.typed_nodes == strict.typed_nodes and returns.keywords == strict.keywords
+
+
+@pytest.mark.parametrize("settings,message", [
+    ({"refs": "inlined"}, "mode setting `refs` is one of ['keep', 'inline']"),
+    ({"oneOf": "any_of"}, "mode setting `oneOf` is one of ['keep', 'anyOf']"),
+    ({"enum": "strings"}, "mode setting `enum` is one of ['any', 'string', 'string_or_number', 'primitive']"),
+    ({"keywords": {"format": "fold it"}}, "keyword fates are ['keep', 'fold', 'drop', 'reject']"),
+    ({"one_of": "anyOf"}, "unknown mode settings ['one_of']"),  # attribute names are not the profile's names
+])
+def test_settings_outside_the_fixed_values_are_refused(settings: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError) as err:
+        Mode.of(settings)
+    assert str(err.value) == message
+
+
+def test_a_partial_settings_object_means_a_mode_that_changes_nothing_else() -> None:
+    mode = Mode.of({"oneOf": "anyOf"})
+    assert mode == Mode(one_of="anyOf")
+    assert mode.recursion and mode.ref_siblings and mode.root_composition and mode.enum == "any"
+    assert not mode.reshapes and not mode.inlines_all()
