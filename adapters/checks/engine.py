@@ -114,10 +114,6 @@ def _file_kind(value: Any, found: Sequence[ToolObject], objects: Sequence[ToolOb
     return is_tool_file, []
 
 
-def _shifted(span: Span, delta: int) -> Span:
-    return (span[0] + delta, span[1] + delta)
-
-
 def _block(start: int, placed: Placed) -> FindingBlock | None:
     return FindingBlock(start, placed.origin, placed.findings) if placed.findings else None
 
@@ -144,7 +140,8 @@ class _Pass:
 
     # -- what a tool leaves in the report and for the next run ----------------------------------------
     def keep(self, obj: ToolObject, record: Record) -> None:
-        """A checked tool: its findings, facts and summary, and its record for the next run."""
+        """A checked tool (``record.placed`` is set): its findings, facts and summary, and its record for
+        the next run."""
         assert record.placed is not None
         if record.block is not None:
             self.blocks.append(record.block)
@@ -251,24 +248,31 @@ class _Pass:
 
     # -- after an edit inside one tool ----------------------------------------------------------------
     def reuse_edited_run(self, last: Run, objects: Sequence[ToolObject], edited: int) -> None:
-        """Check the edited tool; every other one is the last run's, moved."""
-        edited_end = last.records[edited].span[1]
+        """Check the edited tool; every other one is the last run's: its text is unchanged, so is
+        everything found in it. The tools before the edit are kept as they were (the hot loop of an edit:
+        one call per tool); the ones after it moved by the edit's ``delta``."""
+        edited_end, delta, records = last.records[edited].span[1], self.parsed.delta, last.records
         for i, obj in enumerate(objects):
             if i == edited:
                 self.check_or_defer(i, obj)
-            else:
-                self.carry_over(last, i, obj, edited_end)
+                continue
+            record = records[i]
+            if record.placed is None or (delta and record.span[0] >= edited_end):
+                carried = self.carry_over(last, i, obj, delta if record.span[0] >= edited_end else 0)
+                if carried is None:
+                    continue  # still pending
+                record = carried
+            self.keep(obj, record)
 
-    def carry_over(self, last: Run, i: int, obj: ToolObject, edited_end: int) -> None:
-        """Not the edited tool: its text is unchanged, so is everything found in it; after the edit it
-        moved by the edit's ``delta``. A tool the last run left pending is checked now, or stays pending."""
+    def carry_over(self, last: Run, i: int, obj: ToolObject, delta: int) -> Record | None:
+        """The record of a tool the edit moved by ``delta`` or that the last run left pending; a pending
+        one is checked now (no budget), or stays pending (None)."""
         record = last.records[i]
-        delta = self.parsed.delta
         placed, summary = record.placed, record.summary
-        moved = bool(delta) and summary.span[0] >= edited_end
         tspan, name_span = summary.span, summary.name_span
-        if moved:
-            tspan, name_span = _shifted(tspan, delta), None if name_span is None else _shifted(name_span, delta)
+        if delta:
+            tspan = (tspan[0] + delta, tspan[1] + delta)
+            name_span = None if name_span is None else (name_span[0] + delta, name_span[1] + delta)
         waited = last.waiting.get(i) if placed is None else None
         if waited is not None:
             placed = self.analyzer.placed.hit(waited.key)  # checked in the background since the last run?
@@ -277,16 +281,14 @@ class _Pass:
             if placed is None:
                 # Still waiting: carried over as it was, moved. Under a budget an edit checks its
                 # own tool only, so that its diagnostics come at once; the rest is `resume`'s.
-                if moved:
+                if delta:
                     summary = ToolSummary(obj.index, summary.name, obj.pointer, tspan, name_span, obj.shape)
                 self.defer(i, waited.moved(tspan[0]), summary)
-                return
+                return None
             name_span = self._name_span(obj, waited.fields, placed)
         assert placed is not None  # a record left pending always has its entry in `waiting`
-        if waited is not None or moved:
-            summary = ToolSummary(obj.index, placed.facts.name, obj.pointer, tspan, name_span, obj.shape)
-            record = Record(tspan, placed, name_span, summary, _block(tspan[0], placed))
-        self.keep(obj, record)
+        summary = ToolSummary(obj.index, placed.facts.name, obj.pointer, tspan, name_span, obj.shape)
+        return Record(tspan, placed, name_span, summary, _block(tspan[0], placed))
 
     # -- the report ----------------------------------------------------------------------------------
     def report(self, syntax: list[Finding], raws: list[Raw], is_tool_file: bool) -> DocumentReport:
