@@ -30,9 +30,10 @@ class Placed:
 
 
 class PlacedKey(NamedTuple):
-    """What one tool's placed findings depend on. A NamedTuple, not a dataclass: it is made and hashed for
-    every tool of a check that the parser did not keep, and a tuple's hash and equality are C code
-    (bench/bench_cold.py: the dataclass cost measurably more, see this module's commit)."""
+    """What one tool's placed findings depend on. A NamedTuple, not a dataclass: one is made, hashed and
+    looked up for every tool of a check that the parser did not keep, and a tuple's hash and equality are
+    C code. Measured (1,000 tools): making and finding the keys took 0.76 ms as a NamedTuple, 1.68 ms as
+    a frozen dataclass; a re-check of a new parse of the file, 39.8 ms against 40.7 ms."""
 
     #: The tool's text, as a digest (the cache would otherwise keep a copy of every tool's text).
     digest: bytes
