@@ -2,10 +2,11 @@
 found for it, or leave it for later when a time budget runs out), run the file-level rules, then place
 every finding on its span (``placing.py``) and sort by position.
 
-The steps: ``_find_tools`` (or, after an edit inside one tool, the last run's tools with that one
-replaced: ``_edited_tool``); ``_Pass.check_or_defer`` per tool, or ``_Pass.carry_over`` for the tools an
-edit did not touch; the run kept for the next one (``runs.Run``); the file-level rules (``file_rules.py``)
-and budgets; ``_report``."""
+The steps: ``_check_tools`` finds the tools (``_find_tools``) and checks or defers each
+(``_Pass.check_or_defer``), or, after an edit inside one tool (``_edited_tool``), checks that one and
+carries the last run's records of the others over (``_Pass.reuse_edited_run``); the run is kept for the
+next one (``runs.Run``); the file-level rules (``file_rules.py``) and budgets run over the tools' facts;
+``_Pass.report`` places what is left and sorts."""
 
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ def is_jsonc(path: str | None) -> bool:
 
 def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None,
                  parsed: ParsedDocument | None = None, analyzer: Caches) -> DocumentReport:
+    """The report of one file: its tools checked (or left pending when ``budget`` seconds run out), the
+    file-level rules run, every finding placed. ``parsed`` is used when it is the parse of ``text``."""
     if len(text) > MAX_TEXT:
         raw = Raw(DOCUMENT_TOO_LARGE, f"document is {len(text):,} characters; toolcast checks at most {MAX_TEXT:,}",
                   "", "value")
@@ -67,21 +70,10 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     raws = [_duplicate_key(dup) for dup in parsed.duplicate_keys]
     check = _Pass(text, parsed, config, _workspace(path, config), budget, analyzer)
     run_key = (path, parsed.jsonc)
-    last = analyzer.runs.get(run_key)
-    # An edit inside one tool: every other tool is the last run's, moved (see `_edited_tool`).
-    edited = None if last is None else _edited_tool(last, parsed, check.value, check.context, analyzer)
-    if last is not None and edited is not None:
-        analyzer.edited_runs += 1
-        found = objects = list(last.objects)
-        objects[edited[0]] = edited[1]
-        check.reuse_edited_run(last, objects, edited[0])
-    else:
-        found, objects = _find_tools(check.value, analyzer)
-        for i, obj in enumerate(objects):
-            check.check_or_defer(i, obj)
+    found, objects = _check_tools(check, analyzer.runs.get(run_key), analyzer)
     is_tool_file, kind_raws = _file_kind(check.value, found, objects, bool(syntax))
     raws.extend(kind_raws)
-    if check.records is not None and objects:
+    if check.records is not None and objects:  # kept for the next run of this file
         analyzer.runs.keep(run_key, Run(parsed, check.context, tuple(objects), check.records, check.waiting))
     else:
         analyzer.runs.pop(run_key, None)
@@ -91,6 +83,23 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
 
         raws.extend(budget_raws(objects, config, analyzer.token_costs))
     return check.report(syntax, raws, is_tool_file)
+
+
+def _check_tools(check: _Pass, last: Run | None, analyzer: Caches) -> tuple[list[ToolObject], list[ToolObject]]:
+    """Find the file's tools and check or defer each; after an edit inside one tool, the last run's tools
+    with that one replaced (every other tool is the last run's, moved: see ``_edited_tool``). Returns
+    (every tool object in the file, the ones checked)."""
+    edited = None if last is None else _edited_tool(last, check.parsed, check.value, check.context, analyzer)
+    if last is not None and edited is not None:
+        analyzer.edited_runs += 1
+        objects = list(last.objects)
+        objects[edited[0]] = edited[1]
+        check.reuse_edited_run(last, objects, edited[0])
+        return objects, objects
+    found, objects = _find_tools(check.value, analyzer)
+    for i, obj in enumerate(objects):
+        check.check_or_defer(i, obj)
+    return found, objects
 
 
 def _find_tools(value: Any, analyzer: Caches) -> tuple[list[ToolObject], list[ToolObject]]:
