@@ -18,10 +18,10 @@ from ..rules.codes import (
     GEMINI_FUNCTION_COUNT,
     NAME_COLLISION_AFTER_SANITISING,
 )
+from . import target_rules
 from .config import CheckConfig
 from .consumer_checks import document_raws
 from .raw import Raw, ToolFacts
-from .target_rules import MAX_FUNCTIONS
 
 if TYPE_CHECKING:
     from ..loading import ToolObject
@@ -123,7 +123,7 @@ def anthropic_strict_unions(facts: FileTools, config: CheckConfig) -> list[Raw]:
 def function_count(facts: FileTools, config: CheckConfig) -> list[Raw]:
     """More functions than a target takes in one request (the first such target only): found on the first
     one too many."""
-    for target, limit in MAX_FUNCTIONS.items():
+    for target, limit in target_rules.MAX_FUNCTIONS.items():
         if target in config.targets and len(facts) > limit:
             return [Raw(GEMINI_FUNCTION_COUNT,
                         f"{DISPLAY_NAMES.get(target, target)}: {len(facts)} function declarations "
