@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..cost import TokenCosts
     from ..document.parsed import ParsedDocument
     from .raw import Raw, ToolFacts, ToolResult
-    from .runs import Placed, Run, Seen
+    from .runs import Placed, PlacedKey, Run, Seen
 
 #: Tool results by content (``check_tool``): more than the tools of a large file and its edits.
 TOOL_RESULTS_SIZE = 20_000
@@ -44,14 +44,15 @@ class Caches:
         self.documents: DocumentMemory[ParsedDocument] = DocumentMemory(RECENT_DOCUMENTS)
         #: ``check_tool`` results by (tool text digest, shape, field pointers, configuration, folder).
         self.tool_results: Table[tuple[Any, ...], ToolResult] = Table(TOOL_RESULTS_SIZE)
-        #: One tool's placed findings by (text digest, indent, pointer, index, shape, fields, context).
-        self.placed: Table[tuple[Any, ...], Placed] = Table(PLACED_SIZE)
+        #: One tool's placed findings by its text's digest, place and context (``PlacedKey``).
+        self.placed: Table[PlacedKey, Placed] = Table(PLACED_SIZE)
         #: Tools as last checked, by ``id`` of the parsed object (reused while the parser keeps it).
         self.seen: Table[int, Seen] = Table(PLACED_SIZE)
         #: ``detect_shape`` by ``id`` of the parsed object (the object is kept, so the id stays its own).
         self.shapes: Table[int, tuple[Any, str | None]] = Table(PLACED_SIZE)
         #: File-level checks by (configuration, tool pointers and shapes), valid while the facts are equal.
-        self.document_checks: Table[tuple[Any, ...], tuple[list[ToolFacts], list[Raw]]] = Table(DOCUMENT_CHECKS_SIZE)
+        self.document_checks: Table[tuple[tuple[Any, ...], tuple[tuple[str, str | None], ...]],
+                                    tuple[list[ToolFacts], list[Raw]]] = Table(DOCUMENT_CHECKS_SIZE)
         #: The last run of each file by (path, JSONC): its parse, tools and their findings.
         self.runs: Table[tuple[str | None, bool], Run] = Table(RUNS_SIZE)
         #: How many runs reused the last run of their file for every tool but the edited one.

@@ -158,13 +158,13 @@ def test_file_level_results_are_reused_only_for_the_same_tool_pointers(monkeypat
     from toolcast.adapters.checks import engine
 
     calls: list[int] = []
-    real = engine._document_checks
+    real = engine.file_raws
 
     def counted(facts: Any, config: CheckConfig) -> Any:
         calls.append(len(facts))
         return real(facts, config)
 
-    monkeypatch.setattr(engine, "_document_checks", counted)
+    monkeypatch.setattr(engine, "file_raws", counted)
     tool = {"name": "a", "description": "d", "parameters": EMPTY}
     config = CheckConfig(targets=("mcp",))
     analyzer = Analyzer()
