@@ -48,6 +48,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CORE: dict[str, tuple[str, list[str]]] = {
     "walker": ("adapters/convert/walker.py", ["tests/convert", "tests/checks/test_losses.py"]),
     "engine": ("adapters/checks/engine.py", ["tests/checks"]),
+    "file_rules": ("adapters/checks/file_rules.py", ["tests/checks"]),
+    "placing": ("adapters/checks/placing.py", ["tests/checks"]),
     "rules": ("adapters/rules/codes.py", ["tests/checks"]),
     "parser": ("adapters/document/parser.py", ["tests/document", "tests/reliability/test_positions.py"]),
     "line_index": ("adapters/document/line_index.py", ["tests/document/test_line_index.py",
@@ -90,12 +92,14 @@ STAGING_EXCLUDED = (
 #: Tests left out of one module's mutation runs only: the engine's slowest (its 15 s random-edits property,
 #: which every surviving mutant of ``run_document`` would run in full) and the fast checks' tests, which never
 #: call the engine (they only lengthen mutmut's first, mapping run). The engine's own exact tests cover them.
+_ENGINE_EXCLUDED = (
+    "tests/checks/test_edited_runs.py::test_edits_inside_tools_equal_a_cold_check",
+    "tests/checks/test_fast_instance.py",
+    "tests/checks/test_fast_meta.py",
+)
 MODULE_EXCLUDED: dict[str, tuple[str, ...]] = {
-    "engine": (
-        "tests/checks/test_edited_runs.py::test_edits_inside_tools_equal_a_cold_check",
-        "tests/checks/test_fast_instance.py",
-        "tests/checks/test_fast_meta.py",
-    ),
+    # The run's parts moved out of engine.py (file-level rules, placing) are exercised the same way.
+    "engine": _ENGINE_EXCLUDED, "file_rules": _ENGINE_EXCLUDED, "placing": _ENGINE_EXCLUDED,
 }
 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
