@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import ConversionError, ToolcastError
+from .modes import settings_problem
 from .targets import TARGETS, TargetOptions
 
 
@@ -63,18 +64,6 @@ class NameRule:
         if not self.pattern.fullmatch(out[: self.max_length]) and self.pattern.fullmatch("_" + out[:1] + "a"):
             out = "_" + out
         return out[: self.max_length]
-
-
-#: Every setting a profile mode may have, with the JSON types it accepts; the walker reads only these.
-_MODE_SETTINGS: dict[str, tuple[type, ...]] = {
-    "keywords": (dict,), "refs": (str,), "recursion": (bool,), "oneOf": (str,), "allOf": (str,), "const": (str,),
-    "type_arrays": (str,), "additionalProperties": (str,), "closed_objects": (bool,), "all_required": (bool,),
-    "root_composition": (bool,), "needs_items": (bool,), "formats": (list, dict, type(None)), "enum": (str,),
-    "ref_siblings": (bool,), "unknown_keywords": (str,), "min_items_max": (int, type(None)),
-    "type_case": (bool,), "typed_nodes": (bool,), "any_of_alone": (bool,), "object_properties_nonempty": (bool,),
-}
-_OPTIONAL_SETTINGS = frozenset({"type_case", "typed_nodes", "any_of_alone", "object_properties_nonempty"})
-_FATES = frozenset({"keep", "fold", "drop", "reject"})
 
 
 class ProfileError(ToolcastError, ValueError):
@@ -138,14 +127,8 @@ def _validate(target: str, data: Any) -> ProviderProfile:
     need(set(modes) <= {"strict", "non_strict", "default"}, "modes are strict/non_strict or default")
     for key, mode in modes.items():
         need(isinstance(mode, dict), f"mode {key} must be an object")
-        unknown = set(mode) - set(_MODE_SETTINGS)
-        need(not unknown, f"mode {key}: unknown settings {sorted(unknown)}")
-        missing = set(_MODE_SETTINGS) - _OPTIONAL_SETTINGS - set(mode)
-        need(not missing, f"mode {key}: missing settings {sorted(missing)}")
-        for setting, value in mode.items():
-            need(isinstance(value, _MODE_SETTINGS[setting]) and not (
-                isinstance(value, bool) and bool not in _MODE_SETTINGS[setting]), f"mode {key}: bad `{setting}`")
-        need(all(v in _FATES for v in mode["keywords"].values()), f"mode {key}: keyword fates are {sorted(_FATES)}")
+        problem = settings_problem(mode)
+        need(problem is None, f"mode {key}: {problem}")
     limit = desc.get("max_length")
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
     return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),

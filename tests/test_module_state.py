@@ -50,8 +50,8 @@ ALLOWED: dict[str, str] = {
     "convert.api._SOURCE_ONLY": _CONST,
     "convert.walker._TYPE_ALIASES": _CONST,
     "convert.walker._KEYS_OF_TYPE": _CONST,
-    "convert.mode._JSON_NAMES": _CONST,
-    "convert.mode._CHOICES": _CONST + " (read from the annotations of Mode)",
+    "modes._JSON_NAMES": _CONST,
+    "modes._CHOICES": _CONST + " (read from the annotations of Mode)",
     "convert.wording._ENUM_KINDS": _CONST,
     "convert.walker._NEVER": "the marker of a branch `_distribute` leaves out (recognised by identity); only read",
     "document.parsed.CLOSE": _CONST,
@@ -69,7 +69,6 @@ ALLOWED: dict[str, str] = {
     "messages.streams.SOURCE_LABELS": _CONST + " (the same object as messages.responses.SOURCE_LABELS)",
     "messages.thinking.DEFAULT_MODELS": _CONST,
     "model.EMPTY_PARAMETERS": _CONST + " (copied before use)",
-    "providers._MODE_SETTINGS": _CONST,
     "providers._SHAPE_NAMES": _CONST,
     # Package data read on first use: a pure function of a file shipped in the package (never of what
     # a user wrote), keyed by a closed set (the targets; one file), holding immutable values. It is a

@@ -295,3 +295,16 @@ def test_profiles_are_validated_typed_and_read_by_everyone() -> None:
     broken["modes"]["strict"]["keywords"]["minLength"] = "fould"
     with pytest.raises(ProfileError, match="keyword fates"):
         _validate("openai", broken)
+    # One list of settings (adapters/modes.py Mode) checks a profile at load: what it leaves out, a JSON type the
+    # setting does not take, and a value outside a setting's fixed set.
+    for change, message in ((lambda m: m.pop("refs"), r"missing settings \['refs'\]"),
+                            (lambda m: m.__setitem__("closed_objects", "yes"), "bad `closed_objects`"),
+                            (lambda m: m.__setitem__("min_items_max", True), "bad `min_items_max`"),
+                            (lambda m: m.__setitem__("refs", "inlined"), "mode setting `refs` is one of")):
+        broken = json.loads(profile_text("openai"))
+        change(broken["modes"]["strict"])
+        with pytest.raises(ProfileError, match=message):
+            _validate("openai", broken)
+    optional = json.loads(profile_text("openai"))
+    optional["modes"]["strict"].pop("typed_nodes", None)
+    assert _validate("openai", optional).modes["strict"].get("typed_nodes") is None  # optional: may be left out
