@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import toolcast.schemas
 from toolcast.adapters import consumers as c
 from toolcast.adapters.checks.config import config_from_mapping
 from toolcast.adapters.checks.consumer_checks import severity
@@ -18,8 +19,9 @@ from toolcast.adapters.rules.codes import CONFIG_UNKNOWN_CONSUMER
 from toolcast.adapters.rules.findings import Severity
 from toolcast.adapters.targets import TARGETS
 
-ROOT = Path(__file__).resolve().parents[2]
-SCHEMAS = ROOT / "schemas"
+#: The profiles the imported toolcast reads (the checkout's schemas/ in a development install, the staged copy
+#: in a mutation run: scripts/mutation.py does not lay out the repository's root).
+SCHEMAS = Path(toolcast.schemas.__file__).parent
 #: The forms a source may take, written out here (not the loader's pattern): a docs URL, owner/repo#N,
 #: owner/repo@commit path.
 _URL = re.compile(r"https?://[^\s]+")

@@ -114,12 +114,17 @@ def test_rule_registers_its_documentation_and_returns_the_code(monkeypatch: pyte
                        opt_in=True) == "TC991"
     assert rules._rule("TC992", "opt-in-rule", Severity.ERROR, "Opt.", "Why.", '{"a": 1}', '{"a": 2}',
                        opt_in=True) == "TC992"
+    # `selected`: the severity a rule quiet by default takes when `select` names its code.
+    assert rules._rule("TC993", "selected-rule", Severity.INFO, "Sel.", "Why.", '{"a": 1}', '{"a": 2}',
+                       selected=Severity.ERROR) == "TC993"
     registered = dict(registry._RULES)
     assert registered == {
         "TC990": Rule("TC990", "plain-rule", Severity.WARNING, "Sum.", doc, False, False),
         "TC991": Rule("TC991", "fixable-rule", Severity.INFO, "Fix.", doc, True, True),
         "TC992": Rule("TC992", "opt-in-rule", Severity.ERROR, "Opt.", doc, False, True),
+        "TC993": Rule("TC993", "selected-rule", Severity.INFO, "Sel.", doc, False, False, Severity.ERROR),
     }
+    assert registered["TC990"].selected is None
     with pytest.raises(ValueError, match="duplicate rule code TC990"):
         rules._rule("TC990", "again", Severity.WARNING, "S.", "W.", "{}", "{}")
 
