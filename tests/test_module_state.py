@@ -42,7 +42,7 @@ ALLOWED: dict[str, str] = {
     "checks.losses._EFFECT_CODES": _CONST,
     "rules.codes.FAMILIES": _CONST,
     "checks.target_rules.MAX_FUNCTIONS": _CONST,
-    "checks.tool_checks._TYPE_FIXES": _CONST,
+    "checks.schema_checks._TYPE_FIXES": _CONST,
     "schema.fast_meta._VALUE_OK": _CONST,
     "schema.fast_meta._HOLDS": _CONST,
     "convert.api._ENVELOPES": _CONST,

@@ -164,60 +164,65 @@ def is_code_like(value: str) -> bool:
 
 
 def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConfig, list[ConfigProblem]]:
-    """Build a configuration from the keys of ``[tool.toolcast]``; problems are reported, good keys kept."""
-    from ..rules.registry import RULES  # late: the registry imports nothing from here, keep it that way
-
-    problems: list[ConfigProblem] = []
-    kwargs: dict[str, Any] = {"source": source}
+    """Build a configuration from the keys of ``[tool.toolcast]``; problems are reported, good keys kept.
+    Each kind of setting is read by its own step, in the order its problems are reported."""
     if not isinstance(data, Mapping):
         return CheckConfig(source=source), [ConfigProblem(source, "", "configuration must be a table")]
-    for key in data:
-        if key not in _TOP_KEYS:
-            problems.append(
-                ConfigProblem(
-                    source,
-                    str(key),
-                    f"unknown key `{key}`; expected one of: {', '.join(_TOP_KEYS)}",
-                    CONFIG_UNKNOWN_KEY,
-                )
-            )
+    problems: list[ConfigProblem] = []
+    problems.extend(_unknown_keys(data, source))
+    kwargs: dict[str, Any] = {"source": source}
+    kwargs.update(_target_settings(data, source, problems))
+    kwargs.update(_rule_selection(data, source, problems))
+    kwargs.update(_severities(data, source, problems))
+    kwargs.update(_globs(data, source, problems))
+    kwargs.update(_budgets(data, source, problems))
+    kwargs.update(consumer_settings(data, source, problems))
+    return CheckConfig(**kwargs), problems
 
-    def check_codes(key: str, codes: tuple[str, ...]) -> tuple[str, ...]:
-        good = []
-        for c in codes:
-            if is_code_like(c) and (len(c) < 5 or c in RULES):
-                good.append(c)
-            else:
-                problems.append(ConfigProblem(source, key, f"unknown rule code or prefix `{c}` in `{key}`"))
-        return tuple(good)
 
-    targets_value = data.get("targets")
-    options: dict[str, TargetOptions] = {}
-    if targets_value is not None:
-        if isinstance(targets_value, Mapping):
-            # `[tool.toolcast.targets.openai] strict = false`: options per target; every target stays on
-            # unless its table says `enabled = false` (or `openai = false`).
-            disabled: set[str] = set()
-            for name, opts in targets_value.items():
-                if name not in TARGETS:
-                    problems.append(ConfigProblem(source, f"targets.{name}", _unknown_target(name)))
-                    continue
-                enabled, parsed = _target_options(opts, source, f"targets.{name}", problems)
-                if not enabled:
-                    disabled.add(name)
-                if parsed is not None:
-                    options[name] = parsed
-            kwargs["targets"] = tuple(n for n in TARGETS if n not in disabled)
+def _unknown_keys(data: Mapping[str, Any], source: str) -> list[ConfigProblem]:
+    """A TC701 problem for each top-level key toolcast does not know."""
+    return [
+        ConfigProblem(
+            source,
+            str(key),
+            f"unknown key `{key}`; expected one of: {', '.join(_TOP_KEYS)}",
+            CONFIG_UNKNOWN_KEY,
+        )
+        for key in data
+        if key not in _TOP_KEYS
+    ]
+
+
+def _known_codes(key: str, codes: tuple[str, ...], source: str, problems: list[ConfigProblem]) -> tuple[str, ...]:
+    """The codes and code prefixes among ``codes`` that name rules; a problem for each other one."""
+    good = []
+    for c in codes:
+        if is_code_like(c) and (len(c) < 5 or c in RULES):
+            good.append(c)
         else:
-            listed = _str_list(targets_value, source, "targets", problems)
-            if listed is not None:
-                good = []
-                for name in listed:
-                    if name in TARGETS:
-                        good.append(name)
-                    else:
-                        problems.append(ConfigProblem(source, "targets", _unknown_target(name)))
-                kwargs["targets"] = tuple(n for n in TARGETS if n in good)
+            problems.append(ConfigProblem(source, key, f"unknown rule code or prefix `{c}` in `{key}`"))
+    return tuple(good)
+
+
+def _target_settings(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, Any]:
+    """``targets`` (a list of names, or a table of options per target) and ``target_options`` (the LSP
+    settings' table of options; it wins over the ``targets`` table for a target both set)."""
+    out: dict[str, Any] = {}
+    options: dict[str, TargetOptions] = {}
+    targets_value = data.get("targets")
+    if isinstance(targets_value, Mapping):
+        out["targets"] = _targets_table(targets_value, source, problems, options)
+    elif targets_value is not None:
+        listed = _str_list(targets_value, source, "targets", problems)
+        if listed is not None:
+            good = []
+            for name in listed:
+                if name in TARGETS:
+                    good.append(name)
+                else:
+                    problems.append(ConfigProblem(source, "targets", _unknown_target(name)))
+            out["targets"] = tuple(n for n in TARGETS if n in good)
     if "target_options" in data:
         # The LSP settings form: `targets` a list, options in a separate table of the same layout.
         table = data["target_options"]
@@ -231,46 +236,75 @@ def config_from_mapping(data: Mapping[str, Any], source: str) -> tuple[CheckConf
                 _, parsed = _target_options(opts, source, f"target_options.{name}", problems)
                 if parsed is not None:
                     options[name] = parsed
+    out["target_options"] = MappingProxyType(options)
+    return out
 
+
+def _targets_table(
+    table: Mapping[str, Any], source: str, problems: list[ConfigProblem], options: dict[str, TargetOptions]
+) -> tuple[str, ...]:
+    """`[tool.toolcast.targets.openai] strict = false`: options per target, added to ``options``; every
+    target stays on unless its table says `enabled = false` (or `openai = false`)."""
+    disabled: set[str] = set()
+    for name, opts in table.items():
+        if name not in TARGETS:
+            problems.append(ConfigProblem(source, f"targets.{name}", _unknown_target(name)))
+            continue
+        enabled, parsed = _target_options(opts, source, f"targets.{name}", problems)
+        if not enabled:
+            disabled.add(name)
+        if parsed is not None:
+            options[name] = parsed
+    return tuple(n for n in TARGETS if n not in disabled)
+
+
+def _rule_selection(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, Any]:
+    """``select`` and ``ignore``: lists of rule codes or prefixes."""
+    out: dict[str, Any] = {}
     for key in ("select", "ignore"):
         if key in data:
             listed = _str_list(data[key], source, key, problems)
             if listed is not None:
-                kwargs[key] = check_codes(key, listed)
+                out[key] = _known_codes(key, listed, source, problems)
+    return out
 
-    if "severity" in data:
-        sev = data["severity"]
-        if not isinstance(sev, Mapping):
-            problems.append(ConfigProblem(source, "severity", "`severity` must be a table of CODE = level"))
-        else:
-            severities: dict[str, Severity | None] = {}
-            for code, level in sev.items():
-                if not check_codes(f"severity.{code}", (str(code),)):
-                    continue
-                if not isinstance(level, str) or level.lower() not in SEVERITY_NAMES:
-                    problems.append(
-                        ConfigProblem(
-                            source,
-                            f"severity.{code}",
-                            f"bad severity {level!r}; expected one of: {', '.join(SEVERITY_NAMES)}",
-                        )
-                    )
-                    continue
-                severities[str(code)] = None if level.lower() == "off" else Severity(level.lower())
-            kwargs["severities"] = MappingProxyType(severities)
 
-    if "globs" in data:
-        listed = _str_list(data["globs"], source, "globs", problems)
-        if listed is not None:
-            if not listed:
-                problems.append(ConfigProblem(source, "globs", "`globs` is empty: no file would be checked"))
-            else:
-                kwargs["globs"] = listed
+def _severities(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, Any]:
+    """``severity``: a table of CODE (or prefix) = level, where ``off`` turns the rule off."""
+    if "severity" not in data:
+        return {}
+    sev = data["severity"]
+    if not isinstance(sev, Mapping):
+        problems.append(ConfigProblem(source, "severity", "`severity` must be a table of CODE = level"))
+        return {}
+    severities: dict[str, Severity | None] = {}
+    for code, level in sev.items():
+        if not _known_codes(f"severity.{code}", (str(code),), source, problems):
+            continue
+        if not isinstance(level, str) or level.lower() not in SEVERITY_NAMES:
+            problems.append(
+                ConfigProblem(
+                    source,
+                    f"severity.{code}",
+                    f"bad severity {level!r}; expected one of: {', '.join(SEVERITY_NAMES)}",
+                )
+            )
+            continue
+        severities[str(code)] = None if level.lower() == "off" else Severity(level.lower())
+    return {"severities": MappingProxyType(severities)}
 
-    kwargs["target_options"] = MappingProxyType(options)
-    kwargs.update(_budgets(data, source, problems))
-    kwargs.update(consumer_settings(data, source, problems))
-    return CheckConfig(**kwargs), problems
+
+def _globs(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, Any]:
+    """``globs``: which files are tool files; an empty list is a problem (it would check nothing)."""
+    if "globs" not in data:
+        return {}
+    listed = _str_list(data["globs"], source, "globs", problems)
+    if listed is None:
+        return {}
+    if not listed:
+        problems.append(ConfigProblem(source, "globs", "`globs` is empty: no file would be checked"))
+        return {}
+    return {"globs": listed}
 
 
 def _budgets(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, int]:

@@ -4,7 +4,7 @@ Positions are 1-based lines and code-point columns."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,10 +84,34 @@ def _level(sev: Severity) -> str:
 
 
 def as_sarif(items: Sequence[Located], version: str) -> str:
+    """A SARIF 2.1.0 log of one run: every rule toolcast has, and a result per finding."""
+    index = {code: n for n, code in enumerate(RULES)}
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "toolcast",
+                        "version": version,
+                        "rules": _sarif_rules(),
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": [_sarif_result(i, index) for i in items],
+            }
+        ],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def _sarif_rules() -> list[dict[str, Any]]:
+    """The driver's rule descriptors, in the registry's order (a result's ``ruleIndex`` points into it)."""
     # No `helpUri` (nor the driver's `informationUri`): SARIF wants an absolute URI there, and toolcast
     # has no web site; a `file:` URI would name the checking machine's copy (a CI runner's), not one the
     # log's reader has. `help` carries each rule's whole text instead.
-    rules = [
+    return [
         {
             "id": r.code,
             "name": r.name,
@@ -98,65 +122,51 @@ def as_sarif(items: Sequence[Located], version: str) -> str:
         }
         for r in RULES.values()
     ]
-    index = {code: n for n, code in enumerate(RULES)}
-    results = []
-    for i in items:
-        f = i.finding
-        result: dict[str, Any] = {
-            "ruleId": f.code,
-            "ruleIndex": index.get(f.code, 0),
-            "level": _level(f.severity),
-            "message": {"text": f.message},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": i.path},
-                        "region": {
-                            "startLine": i.line,
-                            "startColumn": i.column,
-                            "endLine": i.end_line,
-                            "endColumn": i.end_column,
-                        },
-                    },
-                    **({"logicalLocations": [{"fullyQualifiedName": i.where, "kind": "function"}]}
-                       if i.where else {}),
-                }
-            ],
-            "properties": {
-                "pointer": f.pointer,
-                "target": f.target,
-                "toolIndex": f.tool_index,
-                "toolName": f.tool_name,
-            },
-        }
-        if f.related:
-            result["relatedLocations"] = [
-                {
-                    "id": n,
-                    "message": {"text": r.message},
-                    "physicalLocation": {"artifactLocation": {"uri": r.path or i.path}},
-                }
-                for n, r in enumerate(f.related)
-            ]
-        results.append(result)
-    doc = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "toolcast",
-                        "version": version,
-                        "rules": rules,
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": results,
-            }
-        ],
+
+
+def _sarif_result(i: Located, index: Mapping[str, int]) -> dict[str, Any]:
+    """One finding as a SARIF result: its rule, level, message, location and toolcast's own properties."""
+    f = i.finding
+    result: dict[str, Any] = {
+        "ruleId": f.code,
+        "ruleIndex": index.get(f.code, 0),
+        "level": _level(f.severity),
+        "message": {"text": f.message},
+        "locations": [_sarif_location(i)],
+        "properties": {
+            "pointer": f.pointer,
+            "target": f.target,
+            "toolIndex": f.tool_index,
+            "toolName": f.tool_name,
+        },
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+    if f.related:
+        result["relatedLocations"] = [
+            {
+                "id": n,
+                "message": {"text": r.message},
+                "physicalLocation": {"artifactLocation": {"uri": r.path or i.path}},
+            }
+            for n, r in enumerate(f.related)
+        ]
+    return result
+
+
+def _sarif_location(i: Located) -> dict[str, Any]:
+    """Where a finding is: its file region, and for a place that is not a file position (a live MCP
+    server's tool) that place as a logical location."""
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": i.path},
+            "region": {
+                "startLine": i.line,
+                "startColumn": i.column,
+                "endLine": i.end_line,
+                "endColumn": i.end_column,
+            },
+        },
+        **({"logicalLocations": [{"fullyQualifiedName": i.where, "kind": "function"}]} if i.where else {}),
+    }
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:

@@ -9,15 +9,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 @pytest.fixture
 def runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per tool checked from its text (``_ToolChecker.run``): how warm or cold a check was."""
+    """One entry per tool checked from its text (``tool_checks.run_checks``): how warm or cold a check was."""
     from toolcast.adapters.checks import tool_checks
 
     counted: list[int] = []
-    real = tool_checks._ToolChecker.run
+    real = tool_checks.run_checks
 
-    def run(self: Any) -> Any:
+    def run(ctx: Any) -> Any:
         counted.append(1)
-        return real(self)
+        return real(ctx)
 
-    monkeypatch.setattr(tool_checks._ToolChecker, "run", run)
+    monkeypatch.setattr(tool_checks, "run_checks", run)
     return counted

@@ -1,0 +1,78 @@
+"""Checks of the providers' size limits on a strict tool's ``parameters`` (TC601–TC604: OpenAI's
+properties, nesting, enum values and string size), and a tool's effective strictness per target
+(``strict_for``), which decides whether those limits apply."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..convert.accept import StrictSizes, strict_sizes
+from ..providers import effective_strict
+from ..rules.codes import (
+    OPENAI_STRICT_DEPTH,
+    OPENAI_STRICT_ENUM_VALUES,
+    OPENAI_STRICT_PROPERTIES,
+    OPENAI_STRICT_STRING_SIZE,
+)
+from ..schema.walk import BudgetExceeded
+from ..targets import TargetOptions
+from .raw import Raw
+from .tool_context import ToolContext, targets_text
+
+
+def strict_for(target: str, tool: Any, shape: str | None, options: TargetOptions) -> bool:
+    """Effective strictness, the converter's own rule (``providers.effective_strict``) applied to the raw
+    tool: its ``x-toolcast.targets`` overrides and its own flag under its shape."""
+    overrides: dict[str, Any] = {}
+    if isinstance(tool, dict):
+        ext = tool.get("x-toolcast")
+        if isinstance(ext, dict) and isinstance(ext.get("targets"), dict):
+            overrides.update({k: v for k, v in ext["targets"].items() if isinstance(v, dict)})
+        own = tool.get("function", tool).get("strict") if isinstance(tool.get("function"), dict) \
+            else tool.get("strict")
+        if shape is not None and isinstance(own, bool) and shape not in overrides:
+            overrides[shape] = {"strict": own}
+    return effective_strict(target, overrides, shape, options)
+
+
+def check_openai_limits(ctx: ToolContext, ptr: str, root: Any) -> None:
+    """TC601–TC604 on the ``parameters`` at ``ptr``, for the OpenAI targets that take the tool strict."""
+    targets = [
+        t
+        for t in ("openai", "openai-responses")
+        if t in ctx.config.targets and strict_for(t, ctx.value, ctx.shape, ctx.config.options_for(t))
+    ]
+    if not targets or not isinstance(root, dict):
+        return
+    try:
+        # The output's judge counts with the same function (`strict-limits`): a source over a limit is
+        # refused by `convert` as well.
+        sizes = strict_sizes(root)
+    except BudgetExceeded:
+        return
+    data = {"targets": targets}
+    for code, message, where in over_openai_limits(sizes, targets_text(targets), ptr):
+        ctx.add(Raw(code, message, where, "key", data=data))
+
+
+def over_openai_limits(sizes: StrictSizes, who: str, ptr: str) -> Iterator[tuple[str, str, str]]:
+    """(code, message, pointer) for each strict limit ``sizes`` exceeds, ``who`` naming the targets."""
+    if sizes.properties > 5000:
+        yield OPENAI_STRICT_PROPERTIES, f"{who} strict: {sizes.properties} object properties (at most 5,000)", ptr
+    if sizes.depth > 10:
+        yield OPENAI_STRICT_DEPTH, f"{who} strict: {sizes.depth} levels of nesting (at most 10)", ptr
+    if sizes.enum_values > 1000:
+        yield OPENAI_STRICT_ENUM_VALUES, f"{who} strict: {sizes.enum_values} enum values (at most 1,000)", ptr
+    elif sizes.big_enum is not None:
+        yield (
+            OPENAI_STRICT_ENUM_VALUES,
+            f"{who} strict: an enum of more than 250 values over 15,000 characters",
+            ptr + sizes.big_enum,
+        )
+    if sizes.string_size > 120_000:
+        yield (
+            OPENAI_STRICT_STRING_SIZE,
+            f"{who} strict: {sizes.string_size:,} characters of names and enum/const values (at most 120,000)",
+            ptr,
+        )

@@ -1,0 +1,292 @@
+"""Checks of a tool's schema trees (``parameters`` and ``returns``): the meta-schema (TC301), then one walk
+over the subschemas for their types (TC109, TC110), ``required`` (TC302), ``$ref``s (TC303, TC304),
+defaults (TC305), arrays without ``items`` (TC307) and empty objects (TC308); the tool's examples against
+its ``parameters`` (TC306); a legacy parameter map (TC401). The walk also counts the optional and
+union-typed parameters the file-level checks weigh (``ParamCounts``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import pointer as jp
+from ..rules.codes import (
+    ARRAY_WITHOUT_ITEMS,
+    DEFAULT_INVALID,
+    DOCUMENT_TOO_LARGE,
+    EMPTY_OBJECT,
+    EXAMPLE_INVALID,
+    LEGACY_PARAMETER_MAP,
+    PROPERTY_TYPE_INVALID,
+    PROPERTY_TYPE_MISSING,
+    REF_REMOTE,
+    REF_UNRESOLVABLE,
+    REQUIRED_UNDEFINED,
+    SCHEMA_INVALID,
+)
+from ..schema.walk import BudgetExceeded, subschemas, types_of
+from .edits import FixSpec, Op
+from .raw import Raw
+from .tool_context import ToolContext, exists, last_token, parent_pointer, targets_text
+from .validation import Validation
+
+_JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+_TYPE_FIXES = {
+    "str": "string",
+    "text": "string",
+    "int": "integer",
+    "long": "integer",
+    "float": "number",
+    "double": "number",
+    "decimal": "number",
+    "bool": "boolean",
+    "dict": "object",
+    "map": "object",
+    "list": "array",
+    "tuple": "array",
+    "none": "null",
+}
+_TYPE_GIVERS = ("$ref", "enum", "const", "anyOf", "oneOf", "allOf", "not", "if", "$dynamicRef")
+
+
+@dataclass(frozen=True, slots=True)
+class ParamCounts:
+    """Properties of a schema tree's objects that are not required (``optional``), and those whose type is
+    a union (``unions``: an ``anyOf`` or a list of types)."""
+
+    optional: int = 0
+    unions: int = 0
+
+    def __add__(self, other: ParamCounts) -> ParamCounts:
+        return ParamCounts(self.optional + other.optional, self.unions + other.unions)
+
+
+def check_legacy(ctx: ToolContext, ptr: str, params: Any) -> None:
+    """TC401 for a legacy parameter map, with its rewrite as JSON Schema; then each parameter's type."""
+    if not isinstance(params, dict):
+        return
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for pname, spec in params.items():
+        if isinstance(spec, dict):
+            spec = dict(spec)
+            if spec.pop("required", False) is True:
+                required.append(pname)
+        props[pname] = spec
+    schema: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        schema["required"] = required
+    ctx.add(
+        Raw(
+            LEGACY_PARAMETER_MAP,
+            "`parameters` is a legacy parameter map, not JSON Schema",
+            ptr,
+            "key",
+            fixes=(FixSpec("Rewrite `parameters` as JSON Schema", (Op("replace", ptr, schema),)),),
+        )
+    )
+    for pname, spec in params.items():
+        if isinstance(spec, dict):
+            check_type_keyword(ctx, jp.join(ptr, pname), spec, property_name=pname)
+
+
+def check_type_keyword(ctx: ToolContext, ptr: str, schema: dict[str, Any], property_name: str | None) -> None:
+    """TC109 (a property with nothing that gives it a type) and TC110 (a type that is not JSON Schema's,
+    with the fix when the intended one is clear); Gemini's shape may spell types in capitals."""
+    gemini_shape = ctx.shape == "gemini"
+    if "type" not in schema:
+        if property_name is not None and not any(k in schema for k in _TYPE_GIVERS):
+            ctx.add(
+                Raw(
+                    PROPERTY_TYPE_MISSING,
+                    f"parameter `{property_name}` has no `type`",
+                    jp.join(ptr, "type"),
+                    "missing",
+                )
+            )
+        return
+    t = schema["type"]
+    values = t if isinstance(t, list) else [t]
+    for i, v in enumerate(values):
+        vptr = jp.join(ptr, "type", i) if isinstance(t, list) else jp.join(ptr, "type")
+        ok = isinstance(v, str) and (v in _JSON_TYPES or (gemini_shape and v.lower() in _JSON_TYPES))
+        if ok:
+            continue
+        guess = _TYPE_FIXES.get(v.lower()) if isinstance(v, str) else None
+        if isinstance(v, str) and guess is None and v.lower() in _JSON_TYPES:
+            guess = v.lower()
+        fixes = (
+            (FixSpec(f'Change the type to "{guess}"', (Op("replace", vptr, guess),)),) if guess else ()
+        )
+        what = f"parameter `{property_name}`" if property_name else "the schema"
+        ctx.add(
+            Raw(
+                PROPERTY_TYPE_INVALID,
+                f"{what} has type {json.dumps(v, ensure_ascii=False)}, which is not a JSON "
+                f"Schema type ({', '.join(_JSON_TYPES)})",
+                vptr,
+                fixes=fixes,
+            )
+        )
+
+
+def check_schema_tree(ctx: ToolContext, root_ptr: str, root: Any, validation: Validation) -> ParamCounts:
+    """TC301 and TC003 for the tree at ``root_ptr`` as a whole (Gemini's OpenAPI ``parameters`` is not
+    held to JSON Schema's meta-schema), then each subschema's checks (``check_nodes``)."""
+    gemini_openapi = ctx.shape == "gemini" and last_token(root_ptr) == "parameters"
+    if not gemini_openapi:
+        for rel, message in validation.meta_errors():
+            ctx.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message}", root_ptr + rel))
+    if validation.too_deep:
+        ctx.add(
+            Raw(DOCUMENT_TOO_LARGE, "schema nested too deeply to validate against the meta-schema", root_ptr, "key")
+        )
+    return check_nodes(ctx, root_ptr, root, validation, gemini_openapi)
+
+
+def check_nodes(
+    ctx: ToolContext, root_ptr: str, root: Any, validation: Validation, gemini_openapi: bool
+) -> ParamCounts:
+    """Every subschema's checks, in one walk (the hot loop of a cold check: a finding's record is built
+    by a helper, only when the node has one). A tree too large to walk is reported (TC003) where the walk
+    stopped, with what it checked and counted up to there."""
+    openai_items = [t for t in ("openai", "openai-responses", "gemini") if t in ctx.config.targets]
+    gemini_on = "gemini" in ctx.config.targets
+    optional = unions = 0
+    try:
+        for rel, node, _depth in subschemas(root):
+            ptr = root_ptr + rel
+            parent_key = last_token(parent_pointer(rel)) if rel else ""
+            is_property = parent_key == "properties"
+            check_type_keyword(ctx, ptr, node, last_token(rel) if is_property else None)
+            props = node.get("properties")
+            if isinstance(props, dict):
+                more_optional, more_unions = count_params(node, props)
+                optional += more_optional
+                unions += more_unions
+            check_required(ctx, ptr, node)
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                check_ref(ctx, ptr, ref, validation)
+            if "default" in node and not gemini_openapi:
+                check_default(ctx, ptr, rel, node["default"], validation)
+            types = types_of(node)
+            if "array" in types and "items" not in node and "prefixItems" not in node and openai_items:
+                ctx.add(array_without_items(ptr, openai_items))
+            if (
+                rel
+                and gemini_on
+                and types == {"object"}
+                and not node.get("properties")
+                and not any(k in node for k in ("anyOf", "oneOf", "allOf", "$ref"))
+            ):
+                ctx.add(empty_object(ptr))
+    except BudgetExceeded as exc:
+        ctx.add(Raw(DOCUMENT_TOO_LARGE, f"schema not fully checked: {exc.what}", root_ptr + exc.pointer))
+    return ParamCounts(optional, unions)
+
+
+def count_params(node: dict[str, Any], props: dict[str, Any]) -> tuple[int, int]:
+    """(optional, union-typed) properties of one object schema (``props`` is its ``properties``); a bare
+    tuple, as this runs for every object in the walk."""
+    req = node.get("required") if isinstance(node.get("required"), list) else []
+    assert isinstance(req, list)
+    optional = sum(1 for p in props if p not in req)
+    unions = sum(
+        1 for sub in props.values() if isinstance(sub, dict) and ("anyOf" in sub or isinstance(sub.get("type"), list))
+    )
+    return optional, unions
+
+
+def check_required(ctx: ToolContext, ptr: str, node: dict[str, Any]) -> None:
+    """TC302: a ``required`` name that ``properties`` does not define, where nothing else could define it."""
+    req, props = node.get("required"), node.get("properties")
+    if not isinstance(req, list) or not isinstance(props, dict):
+        return
+    if any(
+        k in node
+        for k in ("allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas", "patternProperties")
+    ):
+        return
+    for i, r in enumerate(req):
+        if isinstance(r, str) and r not in props:
+            ctx.add(
+                Raw(
+                    REQUIRED_UNDEFINED,
+                    f"`required` names `{r}`, which is not defined in `properties`",
+                    jp.join(ptr, "required", i),
+                    fixes=(
+                        FixSpec(
+                            f"Remove `{r}` from `required`", (Op("remove", jp.join(ptr, "required", i)),)
+                        ),
+                        FixSpec(
+                            f"Define property `{r}` (as a string)",
+                            (Op("add", jp.join(ptr, "properties"), {"type": "string"}, key=r),),
+                        ),
+                    ),
+                )
+            )
+
+
+def check_ref(ctx: ToolContext, ptr: str, ref: str, validation: Validation) -> None:
+    """TC304 (a remote `$ref`, never fetched) or TC303 (one that does not resolve)."""
+    problem = validation.ref_problem(ref)
+    if problem == "remote":
+        ctx.add(Raw(REF_REMOTE, f"remote `$ref` {ref!r} is never fetched", jp.join(ptr, "$ref")))
+    elif problem:
+        ctx.add(Raw(REF_UNRESOLVABLE, f"`$ref` {ref!r} cannot be resolved: {problem}", jp.join(ptr, "$ref")))
+
+
+def check_default(ctx: ToolContext, ptr: str, rel: str, default: Any, validation: Validation) -> None:
+    """TC305: a ``default`` its own subschema (at ``rel`` in the tree) refuses."""
+    err = validation.instance_error(rel, default)
+    if err:
+        ctx.add(Raw(DEFAULT_INVALID, f"`default` does not match its schema: {err}", jp.join(ptr, "default")))
+
+
+def array_without_items(ptr: str, targets: Sequence[str]) -> Raw:
+    """TC307, with a fix that adds string ``items``."""
+    return Raw(
+        ARRAY_WITHOUT_ITEMS,
+        f"array has no `items` ({targets_text(targets)} require it)",
+        jp.join(ptr, "items"),
+        "missing",
+        data={"targets": targets},
+        fixes=(FixSpec('Add `"items": {"type": "string"}`', (Op("add", ptr, {"type": "string"}, key="items"),)),),
+    )
+
+
+def empty_object(ptr: str) -> Raw:
+    """TC308, in Gemini's own words."""
+    return Raw(
+        EMPTY_OBJECT,
+        "object schema has no properties (Gemini rejects it: "
+        '"properties: should be non-empty for OBJECT type")',
+        ptr,
+        "value",
+        target="gemini",
+    )
+
+
+def check_examples(ctx: ToolContext, validation: Validation) -> None:
+    """TC306: each of the tool's ``examples``/``input_examples`` against its ``parameters``, placed at the
+    failing member when the example has it."""
+    for key in ("examples", "input_examples"):
+        examples = ctx.value.get(key) if isinstance(ctx.value, dict) else None
+        if not isinstance(examples, list):
+            continue
+        for i, ex in enumerate(examples):
+            # Canonical examples may be {"arguments": {...}} records or bare argument objects.
+            args = (
+                ex.get("arguments")
+                if isinstance(ex, dict) and isinstance(ex.get("arguments"), dict)
+                else ex
+            )
+            base = jp.join("", key, i, "arguments") if args is not ex else jp.join("", key, i)
+            err = validation.instance_error("", args, with_path=True)
+            if err:
+                path = validation.last_error_path
+                where = base + path if exists(ctx.value, base + path) else base
+                ctx.add(Raw(EXAMPLE_INVALID, f"example {i} does not match `parameters`: {err}", where))
