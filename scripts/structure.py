@@ -90,6 +90,7 @@ class Figures:
     private_imports: list[str] = field(default_factory=list)
     type_ignores: int = 0
     long_functions: list[tuple[str, int]] = field(default_factory=list)
+    longest: tuple[str, int] = ("-", 0)
 
 
 def _function_lengths(module: str, tree: ast.AST) -> Iterator[tuple[str, int]]:
@@ -134,7 +135,11 @@ def measure() -> Figures:
         tree = ast.parse(text)
         figures.type_ignores += text.count("# type: ignore")
         figures.private_imports.extend(private_imports(module, path))
-        figures.long_functions.extend((n, size) for n, size in _function_lengths(module, tree) if size > LONG)
+        for name, size in _function_lengths(module, tree):
+            if size > LONG:
+                figures.long_functions.append((name, size))
+            if size > figures.longest[1]:
+                figures.longest = (name, size)
     figures.long_functions.sort(key=lambda item: -item[1])
     with package_view() as view:
         graph = import_graph(view)
@@ -151,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(asdict(figures), indent=2))
         return 0
-    longest = figures.long_functions[0] if figures.long_functions else ("-", 0)
+    longest = figures.longest
     print(f"modules                          {figures.modules}")
     print(f"import loops (simple cycles)     {len(figures.loops)}")
     print(f"private names across modules     {len(figures.private_imports)}")
