@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolcast.adapters.checks import CheckConfig, Severity, config_from_mapping, load_config
+from toolcast.adapters.checks import DEFAULT_GLOBS, CheckConfig, Severity, config_from_mapping, load_config
 from toolcast.adapters.checks.engine import config_findings
 from toolcast.adapters.targets import TARGETS, TargetOptions
 
@@ -104,3 +104,11 @@ def test_broken_toml_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     assert config == CheckConfig()
     assert len(problems) == 1 and "cannot read configuration" in problems[0].message
     assert "toolcast.toml" in problems[0].source
+
+
+def test_an_empty_globs_list_is_a_problem_and_the_default_globs_stay() -> None:
+    """An empty `globs` would make `toolcast check DIR` and the workspace index check nothing, silently."""
+    config, problems = config_from_mapping({"globs": []}, "cfg.toml")
+    assert [(p.code, p.key) for p in problems] == [("TC702", "globs")]
+    assert "no file would be checked" in problems[0].message
+    assert config.globs == DEFAULT_GLOBS
