@@ -151,14 +151,31 @@ def _placed_in_blocks(report: DocumentReport) -> list[Any]:
 
 
 def _check_partial(partial: DocumentReport, text: str) -> None:
-    """A report with tools still pending: the tools are the cold check's, and each checked tool's
-    findings are the cold check's findings, at their places in this text."""
+    """A report with tools still pending: the tools are the cold check's, and each checked tool's own
+    findings (its block) are the cold check's, at their places in this text. The file-level findings (loose:
+    duplicate names, names colliding after sanitising, per-file budgets) wait for every tool: a collision of a
+    checked tool with a pending one cannot be known yet."""
     cold = cold_report(text, CONFIG)
     assert partial.tools == cold.tools
     assert [f for f in _placed_in_blocks(partial) if f not in cold.findings] == []
     checked = {f.tool_index for f in _placed_in_blocks(partial)}
-    assert [f for f in cold.findings if f.tool_index in checked and f not in partial.findings
-            and f.code != "TC201"] == []  # names across tools (TC201) wait for every tool
+    assert [f for f in _placed_in_blocks(cold) if f.tool_index in checked and f not in partial.findings] == []
+
+
+def test_a_collision_with_a_pending_tool_shows_once_both_are_checked() -> None:
+    """The file-level rules read the facts of the checked tools only: while `tool_0` waits, `tool 0` collides
+    with nothing; once the check completes, TC205 names both (this is why partial reports are compared with
+    the cold check tool by tool, not on their file-level findings)."""
+    tools = [{"name": "tool 0", "description": "a", "parameters": {"type": "object", "properties": {}}},
+             {"name": "tool_0", "description": "b", "parameters": {"type": "object", "properties": {}}}]
+    text = json.dumps(tools, indent=2)
+    analyzer = Analyzer()
+    partial = analyzer.check_document(text, config=CONFIG, budget=0.0)
+    assert partial.pending == 2 and "TC205" not in {f.code for f in partial.findings}
+    assert partial.resume is not None and partial.resume(60.0) == 0
+    complete = analyzer.check_document(text, config=CONFIG)
+    assert complete.pending == 0 and "TC205" in {f.code for f in complete.loose}
+    assert _view(complete) == _view(cold_report(text, CONFIG))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
