@@ -52,3 +52,4 @@ def test_a_partial_settings_object_means_a_mode_that_changes_nothing_else() -> N
     assert mode == Mode(one_of="anyOf")
     assert mode.recursion and mode.ref_siblings and mode.root_composition and mode.enum == "any"
     assert not mode.reshapes and not mode.inlines_all()
+
