@@ -624,7 +624,7 @@ def _check_parallel(candidates: list[tuple[Path, bool]], overrides: Overrides, j
     """The files checked by ``jobs`` worker processes, in batches, results in the files' order. A batch
     whose worker died (killed, out of memory) is checked again in this process, with a warning."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     _warm_up(candidates, overrides)
@@ -634,9 +634,16 @@ def _check_parallel(candidates: list[tuple[Path, bool]], overrides: Overrides, j
     lost = 0
     ctx = multiprocessing.get_context(_start_method())
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = [pool.submit(check_batch, [(str(p), e) for p, e in batch], overrides) for batch in batches]
+        futures: list[Future[list[Outcome]] | None] = []
+        for batch in batches:
+            try:
+                futures.append(pool.submit(check_batch, [(str(p), e) for p, e in batch], overrides))
+            except BrokenProcessPool:  # a worker died while batches were still being handed out
+                futures.append(None)
         for batch, future in zip(batches, futures, strict=True):
             try:
+                if future is None:
+                    raise BrokenProcessPool("not submitted: the pool was already broken")
                 done = future.result()
             except BrokenProcessPool:
                 lost += len(batch)

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +151,39 @@ def test_a_dead_worker_is_reported_and_its_files_still_checked(
     assert main(["check", "--format", "json", "--jobs", "2", target]) == 1
     crashed = capsys.readouterr()
     assert crashed.out == serial.out
+    assert "a worker process stopped unexpectedly" in crashed.err
+    assert "Traceback" not in crashed.err
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the stand-in crash is inherited by forked workers only")
+def test_a_worker_dying_while_batches_are_handed_out_is_reported_too(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A worker can die before every batch is submitted: the pool then refuses the next `submit`, which once
+    escaped as a traceback (seen in CI). The real pool and a real dying worker, with the handing out held
+    after the first batch until the pool knows its worker died, so the order is not left to chance."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    target = str(folder / "bfcl")
+    assert main(["check", "--format", "json", "--jobs", "1", target]) == 1
+    serial = capsys.readouterr()
+    real_submit = ProcessPoolExecutor.submit
+    submitted = []
+
+    def submit_after_the_death(self: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if submitted:
+            deadline = time.monotonic() + 20
+            while not self._broken and time.monotonic() < deadline:
+                time.sleep(0.01)
+        submitted.append(fn)
+        return real_submit(self, fn, *args, **kwargs)
+
+    monkeypatch.setenv("TOOLCAST_START_METHOD", "fork")
+    monkeypatch.setattr(check_cmd, "check_batch", _dies_in_a_worker)
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit_after_the_death)
+    assert main(["check", "--format", "json", "--jobs", "2", target]) == 1
+    crashed = capsys.readouterr()
+    assert len(submitted) > 1 and crashed.out == serial.out
     assert "a worker process stopped unexpectedly" in crashed.err
     assert "Traceback" not in crashed.err
 
