@@ -50,13 +50,17 @@ def import_graph(view: Path) -> dict[str, set[str]]:
     """Module → modules it imports, inside toolcast only, from grimp over the view."""
     import grimp
 
+    # grimp finds the package through importlib, which answers with an imported toolcast when there is one: set
+    # the loaded modules aside for the build (a test process goes on using them) and put them back after.
+    loaded = {m: sys.modules.pop(m) for m in list(sys.modules) if m == "toolcast" or m.startswith("toolcast.")}
     sys.path.insert(0, str(view))
     try:
-        for name in [m for m in sys.modules if m == "toolcast" or m.startswith("toolcast.")]:
-            del sys.modules[name]  # an installed toolcast must not answer for the view
         graph = grimp.build_graph("toolcast", cache_dir=None)
     finally:
         sys.path.remove(str(view))
+        for name in [m for m in sys.modules if m == "toolcast" or m.startswith("toolcast.")]:
+            del sys.modules[name]
+        sys.modules.update(loaded)
     return {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
 
 

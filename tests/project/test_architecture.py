@@ -30,6 +30,15 @@ def test_the_graph_is_the_whole_package(graph: dict[str, set[str]]) -> None:
         "toolcast.adapters.checks.engine" in targets for targets in graph.values())
 
 
+def test_building_the_graph_leaves_the_loaded_toolcast_alone() -> None:
+    # The graph is built in the test process: the modules other tests hold must still be the ones imported.
+    import toolcast.adapters.checks as checks
+
+    with structure.package_view() as view:
+        structure.import_graph(view)
+    assert sys.modules["toolcast.adapters.checks"] is checks
+
+
 def test_no_import_loops(graph: dict[str, set[str]]) -> None:
     loops = structure.simple_cycles(graph)
     assert not loops, "import loops:\n" + "\n".join(" → ".join([*loop, loop[0]]) for loop in loops)
