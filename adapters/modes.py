@@ -61,11 +61,10 @@ class Mode:
     def of(cls, settings: Mapping[str, Any]) -> Mode:
         """The mode a profile's settings object states; ``ValueError`` for a setting it does not know or a
         value outside a setting's fixed set."""
-        known = {_JSON_NAMES.get(f.name, f.name): f.name for f in fields(cls)}
-        unknown = sorted(set(settings) - set(known))
+        unknown = sorted(set(settings) - set(_BY_JSON))
         if unknown:
             raise ValueError(f"unknown mode settings {unknown}")
-        values = {known[key]: value for key, value in settings.items()}
+        values = {_BY_JSON[key]: value for key, value in settings.items()}
         for name, value in values.items():
             allowed = _CHOICES.get(name)
             if allowed is not None and value not in allowed:
@@ -117,6 +116,8 @@ class Mode:
 
 
 _FATES: tuple[str, ...] = get_args(Fate)
+#: Each setting's attribute, by the name the profiles give it.
+_BY_JSON: dict[str, str] = {_JSON_NAMES.get(f.name, f.name): f.name for f in fields(Mode)}
 #: The fixed values of each ``Literal`` setting, read from the record's own annotations.
 _CHOICES: dict[str, tuple[Any, ...]] = {
     name: get_args(hint) for name, hint in get_type_hints(Mode).items() if getattr(hint, "__origin__", None) is Literal
@@ -126,15 +127,15 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
 def settings_problem(settings: Mapping[str, Any]) -> str | None:
     """What is wrong with a profile mode's settings object as a profile states it (every setting but the optional
     ones, each of its JSON types), or None: ``providers`` reports it as a ``ProfileError``."""
-    by_json = {_JSON_NAMES.get(f.name, f.name): f for f in fields(Mode)}
-    unknown = sorted(set(settings) - set(by_json))
+    unknown = sorted(set(settings) - set(_BY_JSON))
     if unknown:
         return f"unknown settings {unknown}"
-    missing = sorted(k for k, f in by_json.items() if not f.metadata["optional"] and k not in settings)
+    meta = {key: Mode.__dataclass_fields__[name].metadata for key, name in _BY_JSON.items()}
+    missing = sorted(key for key, m in meta.items() if not m["optional"] and key not in settings)
     if missing:
         return f"missing settings {missing}"
     for key, value in settings.items():
-        types = by_json[key].metadata["json"]
+        types = meta[key]["json"]
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             return f"bad `{key}`"
     try:

@@ -52,6 +52,7 @@ ALLOWED: dict[str, str] = {
     "convert.walker._KEYS_OF_TYPE": _CONST,
     "modes._JSON_NAMES": _CONST,
     "modes._CHOICES": _CONST + " (read from the annotations of Mode)",
+    "modes._BY_JSON": _CONST,
     "convert.wording._ENUM_KINDS": _CONST,
     "convert.walker._NEVER": "the marker of a branch `_distribute` leaves out (recognised by identity); only read",
     "document.parsed.CLOSE": _CONST,
