@@ -56,3 +56,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = f"{rel}::{item.name.split('[')[0]}"
         if rel in SLOW_FILES or name in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+        if rel.startswith("adversarial/"):
+            item.add_marker(pytest.mark.adversarial)
