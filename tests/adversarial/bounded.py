@@ -15,9 +15,9 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from typing import IO
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 #: The address-space cap for a probed process: far above what toolcast needs for any probe here.
 MEMORY_CAP = 2 * 1024**3
