@@ -19,6 +19,7 @@ from typing import Any
 from .. import pointer as jp
 from ..document.parsed import ParsedDocument
 from ..document.parser import DuplicateKey, SyntaxIssue
+from ..document.reading import MAX_TEXT
 from ..loading import ToolObject, iter_tool_objects
 from ..rules.codes import CONFIG_BAD_VALUE, DOCUMENT_TOO_LARGE, DUPLICATE_KEY, INVALID_JSON, NOT_A_TOOL_FILE
 from ..rules.findings import Finding
@@ -36,8 +37,6 @@ from .request_checks import is_request, request_raws
 from .runs import Pending, Placed, PlacedKey, Record, Run, Seen, Span
 from .tool_checks import check_tool
 
-#: Larger documents are not parsed (TC003); editors and CI get a finding instead of a stall.
-MAX_TEXT = 32_000_000
 
 _TOOL_KEYS = ("name", "description", "parameters", "input_schema", "inputSchema", "function", "toolSpec")
 
@@ -61,9 +60,8 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     """The report of one file: its tools checked (or left pending when ``budget`` seconds run out), the
     file-level rules run, every finding placed. ``parsed`` is used when it is the parse of ``text``."""
     if len(text) > MAX_TEXT:
-        raw = Raw(DOCUMENT_TOO_LARGE, f"document is {len(text):,} characters; toolcast checks at most {MAX_TEXT:,}",
-                  "", "value")
-        return DocumentReport(tuple(finish(text, None, [raw], config)), (), False)
+        return too_large_report(f"document is {len(text):,} characters; toolcast checks at most {MAX_TEXT:,}",
+                                config, text)
     if parsed is None or parsed.text is not text or parsed.jsonc != is_jsonc(path):
         parsed = analyzer.parse(text, jsonc=is_jsonc(path))
     syntax = [_syntax_finding(err, text) for err in parsed.errors]
@@ -83,6 +81,13 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
 
         raws.extend(budget_raws(objects, config, analyzer.token_costs))
     return check.report(syntax, raws, is_tool_file)
+
+
+def too_large_report(message: str, config: CheckConfig, text: str = "") -> DocumentReport:
+    """The report of a document too large to check: one TC003 finding, an error (nothing in it was checked,
+    which must not pass as a clean file)."""
+    raw = Raw(DOCUMENT_TOO_LARGE, message, "", "value", data={"severity": "error"})
+    return DocumentReport(tuple(finish(text, None, [raw], config)), (), False)
 
 
 def _check_tools(check: _Pass, last: Run | None, analyzer: Caches) -> tuple[list[ToolObject], list[ToolObject]]:
@@ -412,4 +417,4 @@ def config_findings(problems: Sequence[ConfigProblem]) -> list[Finding]:
     return out
 
 
-__all__ = ["MAX_DEPTH", "DocView", "config_findings", "is_jsonc", "run_document", "run_summary"]
+__all__ = ["MAX_DEPTH", "MAX_TEXT", "DocView", "config_findings", "is_jsonc", "run_document", "run_summary", "too_large_report"]

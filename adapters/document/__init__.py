@@ -14,16 +14,22 @@ if TYPE_CHECKING:
     from .memory import DocumentMemory
     from .parsed import Location, ParsedDocument, parse, remember, reparse
     from .parser import MAX_DEPTH, DuplicateKey, Node, Property, SyntaxIssue
+    from .reading import (MAX_FILE_BYTES, MAX_TEXT, FileTooLarge, NotRegularFile, UnreadableFile, check_regular,
+                          read_regular, read_text, special_file)
 
 _WHERE = {
     "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "memory",
     "Location": "parsed", "ParsedDocument": "parsed", "parse": "parsed", "remember": "parsed", "reparse": "parsed",
     "MAX_DEPTH": "parser", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
+    **dict.fromkeys(("MAX_FILE_BYTES", "MAX_TEXT", "FileTooLarge", "NotRegularFile", "UnreadableFile", "check_regular",
+                     "read_regular", "read_text", "special_file"), "reading"),
 }
 
 __all__ = [
     "MAX_DEPTH", "DocumentMemory", "DuplicateKey", "Encoding", "LineIndex", "Location", "Node", "ParsedDocument",
     "Property", "SyntaxIssue", "parse", "remember", "reparse",
+    "MAX_FILE_BYTES", "MAX_TEXT", "FileTooLarge", "NotRegularFile", "UnreadableFile", "check_regular", "read_regular",
+    "read_text", "special_file",
 ]
 
 

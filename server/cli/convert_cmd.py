@@ -48,8 +48,14 @@ def register(sub: Any) -> None:
 
 def read_source(path: str) -> str:
     """The file's text: UTF-8, a leading BOM tolerated. Raises ToolcastError with a clear message."""
+    from toolcast.adapters.document import MAX_FILE_BYTES, UnreadableFile, read_regular
+
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if path == "-" else read_regular(path)
+        if len(data) > MAX_FILE_BYTES:
+            raise ToolcastError(f"{path}: more than {MAX_FILE_BYTES:,} bytes; toolcast reads at most {MAX_FILE_BYTES:,}")
+    except UnreadableFile as exc:
+        raise ToolcastError(str(exc)) from None
     except OSError as exc:
         raise ToolcastError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:

@@ -1,0 +1,114 @@
+"""Files that are not files: a committed link to a device, a FIFO, a socket, or a file over the size limit,
+where toolcast expects a tool file or its configuration. Each is skipped and named (or, over the size
+limit, an error finding), never read without bound, never opened so that toolcast blocks."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from tests.adversarial.bounded import toolcast
+from toolcast.adapters.document import MAX_FILE_BYTES
+
+TOOL = {"name": "ok", "description": "A tool that is fine.",
+        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}
+
+
+def _repo(tmp_path: Path) -> Path:
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "ok.tool.json").write_text(json.dumps(TOOL), encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom", "/dev/stdin"])
+def test_a_tool_file_linked_to_a_device_is_skipped_and_named(tmp_path: Path, target: str) -> None:
+    repo = _repo(tmp_path)
+    (repo / "tools" / "x.json").symlink_to(target)
+    out = toolcast("check", str(repo), timeout=30)
+    assert not out.timed_out, out
+    assert "Traceback" not in out.stderr
+    assert out.returncode == 0, out
+    # /dev/stdin is the probe's pipe: a FIFO
+    kind = "a FIFO" if target == "/dev/stdin" else "a character device"
+    assert f"{repo / 'tools' / 'x.json'}: not a regular file ({kind}); skipped" in out.stderr
+    assert "1 file(s) checked" in out.stderr
+
+
+def test_a_fifo_tool_file_is_skipped_without_blocking(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    os.mkfifo(repo / "tools" / "f.json")
+    (repo / "tools" / "link.json").symlink_to(repo / "tools" / "f.json")
+    out = toolcast("check", str(repo), timeout=30)
+    assert not out.timed_out, out
+    assert f"{repo / 'tools' / 'f.json'}: not a regular file (a FIFO); skipped" in out.stderr
+    assert f"{repo / 'tools' / 'link.json'}: not a regular file (a FIFO); skipped" in out.stderr
+    assert out.returncode == 0, out
+
+
+def test_a_socket_tool_file_is_skipped(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(repo / "tools" / "s.json"))
+        out = toolcast("check", str(repo), timeout=30)
+    assert not out.timed_out, out
+    assert f"{repo / 'tools' / 's.json'}: not a regular file (a socket); skipped" in out.stderr
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_a_named_file_that_is_not_regular_is_refused(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "x.tool.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    for command in (("check", str(path)), ("convert", "--to", "openai", str(path))):
+        out = toolcast(*command, timeout=30)
+        assert not out.timed_out, (command, out)
+        assert out.returncode == 2, (command, out)
+        assert "Traceback" not in out.stderr
+        assert f"{path}: not a regular file" in out.stderr, (command, out)
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_a_configuration_file_that_is_not_regular_is_a_finding(tmp_path: Path, kind: str) -> None:
+    repo = _repo(tmp_path)
+    config = repo / "toolcast.toml"
+    if kind == "fifo":
+        os.mkfifo(config)
+    else:
+        config.symlink_to("/dev/zero")
+    out = toolcast("check", "--format", "json", str(repo), timeout=30)
+    assert not out.timed_out, out
+    findings = json.loads(out.stdout)
+    assert any(f["path"] == str(config) and "not a regular file" in f["message"] for f in findings), findings
+
+
+def test_a_configuration_file_over_its_limit_is_a_finding(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    config = repo / "toolcast.toml"
+    with config.open("w", encoding="utf-8") as fh:
+        fh.write("# padding\n" * 200_000)  # 2 MB of comments
+    out = toolcast("check", "--format", "json", str(repo), timeout=30)
+    assert not out.timed_out, out
+    findings = json.loads(out.stdout)
+    assert any(f["path"] == str(config) and "larger than" in f["message"] for f in findings), findings
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_a_tool_file_over_the_size_limit_is_an_error(tmp_path: Path, named: bool) -> None:
+    repo = _repo(tmp_path)
+    big = repo / "tools" / "big.tool.json"
+    with big.open("w", encoding="utf-8") as fh:
+        fh.write(json.dumps(TOOL))
+        fh.write(" " * (MAX_FILE_BYTES + 1 - len(json.dumps(TOOL))))
+    out = toolcast("check", "--format", "json", str(big if named else repo), timeout=60)
+    assert not out.timed_out, out
+    assert out.returncode == 1, out
+    (finding,) = [f for f in json.loads(out.stdout) if f["path"] == str(big)]
+    assert (finding["code"], finding["severity"]) == ("TC003", "error")
+    assert f"toolcast reads at most {MAX_FILE_BYTES:,}" in finding["message"]
