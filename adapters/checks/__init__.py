@@ -91,8 +91,8 @@ __all__ = [
     "record",
     "rule_url",
     "summarize_document",
-    "tool_files_under",
     "too_large_report",
+    "tool_files_under",
     "walk_files",
 ]
 

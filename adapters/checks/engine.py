@@ -37,7 +37,6 @@ from .request_checks import is_request, request_raws
 from .runs import Pending, Placed, PlacedKey, Record, Run, Seen, Span
 from .tool_checks import check_tool
 
-
 _TOOL_KEYS = ("name", "description", "parameters", "input_schema", "inputSchema", "function", "toolSpec")
 
 
@@ -417,4 +416,5 @@ def config_findings(problems: Sequence[ConfigProblem]) -> list[Finding]:
     return out
 
 
-__all__ = ["MAX_DEPTH", "MAX_TEXT", "DocView", "config_findings", "is_jsonc", "run_document", "run_summary", "too_large_report"]
+__all__ = ["MAX_DEPTH", "MAX_TEXT", "DocView", "config_findings", "is_jsonc", "run_document", "run_summary",
+           "too_large_report"]

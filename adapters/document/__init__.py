@@ -14,8 +14,17 @@ if TYPE_CHECKING:
     from .memory import DocumentMemory
     from .parsed import Location, ParsedDocument, parse, remember, reparse
     from .parser import MAX_DEPTH, DuplicateKey, Node, Property, SyntaxIssue
-    from .reading import (MAX_FILE_BYTES, MAX_TEXT, FileTooLarge, NotRegularFile, UnreadableFile, check_regular,
-                          read_regular, read_text, special_file)
+    from .reading import (
+        MAX_FILE_BYTES,
+        MAX_TEXT,
+        FileTooLarge,
+        NotRegularFile,
+        UnreadableFile,
+        check_regular,
+        read_regular,
+        read_text,
+        special_file,
+    )
 
 _WHERE = {
     "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "memory",
@@ -26,10 +35,28 @@ _WHERE = {
 }
 
 __all__ = [
-    "MAX_DEPTH", "DocumentMemory", "DuplicateKey", "Encoding", "LineIndex", "Location", "Node", "ParsedDocument",
-    "Property", "SyntaxIssue", "parse", "remember", "reparse",
-    "MAX_FILE_BYTES", "MAX_TEXT", "FileTooLarge", "NotRegularFile", "UnreadableFile", "check_regular", "read_regular",
-    "read_text", "special_file",
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_TEXT",
+    "DocumentMemory",
+    "DuplicateKey",
+    "Encoding",
+    "FileTooLarge",
+    "LineIndex",
+    "Location",
+    "Node",
+    "NotRegularFile",
+    "ParsedDocument",
+    "Property",
+    "SyntaxIssue",
+    "UnreadableFile",
+    "check_regular",
+    "parse",
+    "read_regular",
+    "read_text",
+    "remember",
+    "reparse",
+    "special_file",
 ]
 
 

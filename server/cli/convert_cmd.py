@@ -53,7 +53,8 @@ def read_source(path: str) -> str:
     try:
         data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if path == "-" else read_regular(path)
         if len(data) > MAX_FILE_BYTES:
-            raise ToolcastError(f"{path}: more than {MAX_FILE_BYTES:,} bytes; toolcast reads at most {MAX_FILE_BYTES:,}")
+            raise ToolcastError(f"{path}: more than {MAX_FILE_BYTES:,} bytes; toolcast reads at most "
+                                f"{MAX_FILE_BYTES:,}")
     except UnreadableFile as exc:
         raise ToolcastError(str(exc)) from None
     except OSError as exc:

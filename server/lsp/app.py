@@ -84,7 +84,7 @@ async def pull_configuration(ls: ToolcastServer) -> None:
 
 async def index_workspace(ls: ToolcastServer) -> None:
     """Check every tool file of the workspace once, with `$/progress` where the client supports it."""
-    from .workspace import index_file, tool_files
+    from .workspace import tool_files
 
     ls.index_runs += 1
     token = f"toolcast-index-{ls.index_runs}"  # a fresh token per run: tokens must not be reused
@@ -98,9 +98,8 @@ async def index_workspace(ls: ToolcastServer) -> None:
             progress = False
     paths = [p for root in ls.roots for p in tool_files(root, ls.config_in(root))]
     for i, path in enumerate(paths):
-        checked = None if ls.is_open(path) else index_file(path)
-        if checked is not None:
-            ls.indexed[str(path)] = checked
+        if not ls.is_open(path):
+            ls.index(path)
         if progress and i % 20 == 0:
             ls.work_done_progress.report(token, t.WorkDoneProgressReport(
                 message=f"{i + 1}/{len(paths)}", percentage=int(100 * (i + 1) / max(1, len(paths)))))
@@ -113,15 +112,12 @@ async def index_workspace(ls: ToolcastServer) -> None:
 
 @server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFilesParams) -> None:
-    from .workspace import index_file
-
     if any(c.uri.endswith(("/toolcast.toml", "/pyproject.toml")) for c in params.changes):
         ls.configs.clear()
         for doc in ls.documents.values():
             doc.report = None
         # `globs` may have changed which files are tool files: index the workspace again.
         ls.indexed.clear()
-        ls.indexed_lines.clear()
         if ls.indexing is not None:
             ls.indexing.cancel()
         ls.indexing = asyncio.ensure_future(index_workspace(ls))
@@ -134,11 +130,7 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
         if change.type == t.FileChangeType.Deleted or not ls.is_tool_path(path) or ls.is_open(path):
             ls.forget_indexed(path)
         else:
-            checked = index_file(path)
-            if checked is not None:
-                ls.indexed[str(path)] = checked
-            else:
-                ls.indexed.pop(str(path), None)
+            ls.index(path)
     for doc in ls.documents.values():
         ls.schedule(doc.uri)
     ls.refresh(lenses=True)
@@ -208,11 +200,7 @@ def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
     # Indexed again from disk when the workspace index would hold it (open files are not in it).
     in_index = path is not None and any(path.is_relative_to(r) for r in ls.roots) and ls.is_tool_path(path)
     if path is not None and not ls.is_open(path) and (in_index or was_tool_file):
-        from .workspace import index_file
-
-        checked = index_file(path)
-        if checked is not None:
-            ls.indexed[str(path)] = checked  # the text on disk again, for names across files
+        ls.index(path)  # the file on disk again, for names across files
     if closed is not None:
         _names_changed(ls)
     for tasks in (ls.pending, ls.completing):

@@ -23,9 +23,11 @@ from .session import ClientSession
 
 if TYPE_CHECKING:  # the checks are imported when the first document needs them, not to answer `initialize`
     from toolcast.adapters.checks import CheckConfig, DocumentReport, Finding
-    from toolcast.adapters.document import Encoding, LineIndex
+    from toolcast.adapters.document import Encoding
 
+    from .diagnostics import Positioned
     from .documents import Document
+    from .workspace import IndexedFile
 
 log = logging.getLogger("toolcast.server")
 
@@ -72,10 +74,9 @@ class ToolcastServer(LanguageServer):
         self.indexing: asyncio.Future[None] | None = None  # a re-index of the workspace under way
         self.index_runs = 0
         self.roots: list[Path] = []
-        # path -> (text, report) of closed files only: an open file is its document (a large file's text
-        # held twice would double its memory), and is read from disk again when it is closed.
-        self.indexed: dict[str, tuple[str, DocumentReport]] = {}
-        self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
+        # path -> the tools and names of a closed file, never its text (workspace.py); an open file is its
+        # document, and is read from disk again when it is closed.
+        self.indexed: dict[str, IndexedFile] = {}
         self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
         # Set once the client's settings are known (pulled after `initialized`, or none to pull), so
         # the first diagnostics already use them: a client's `targets` must never apply "sometimes".
@@ -206,7 +207,23 @@ class ToolcastServer(LanguageServer):
 
     def forget_indexed(self, path: Path) -> None:
         self.indexed.pop(str(path), None)
-        self.indexed_lines.pop(str(path), None)
+
+    def index(self, path: Path) -> None:
+        """Read a closed tool file into the workspace index (or drop it when it cannot be read). A device,
+        FIFO, socket or over-large file under a tool file's name is skipped and named in the log."""
+        from toolcast.adapters.document import UnreadableFile
+
+        from .workspace import index_file
+
+        try:
+            checked = index_file(path)
+        except UnreadableFile as exc:
+            checked = None
+            self.window_log_message(t.LogMessageParams(t.MessageType.Warning, f"toolcast: {exc}"))
+        if checked is None:
+            self.indexed.pop(str(path), None)
+        else:
+            self.indexed[str(path)] = checked
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version). A large
@@ -279,7 +296,7 @@ class ToolcastServer(LanguageServer):
             return "[]"
         extra: tuple[Finding, ...] = ()
         # Registration checks across files (open ones and the workspace index): duplicate names.
-        others = {path: report for path, (_, report) in self.indexed.items() if report.tools}
+        others = {path: known.report for path, known in self.indexed.items() if known.report.tools}
         others.update({self.key(d): r for d in self.documents.values()
                        if (r := self.report(d)) is not None and r.tools})
         if len(others) > 1 and self.key(doc) in others:
@@ -288,20 +305,13 @@ class ToolcastServer(LanguageServer):
         return diagnostics_json(doc.uri, doc.index, report, extra, self.encoding, doc.fragments, self.locate,
                                 self.max_diagnostics)
 
-    def locate(self, path: str) -> tuple[str, LineIndex] | None:
-        """(uri, line index) of another file named in a finding: open, else as indexed from disk."""
+    def locate(self, path: str) -> tuple[str, Positioned] | None:
+        """(uri, positions) of another file named in a finding: open, else as indexed from disk."""
         for d in self.documents.values():
             if self.key(d) == path:
                 return d.uri, d.index
-        if path in self.indexed:
-            text = self.indexed[path][0]
-            known = self.indexed_lines.get(path)
-            if known is None or known.text is not text:
-                from toolcast.adapters.document import LineIndex
-
-                known = self.indexed_lines[path] = LineIndex(text)
-            return Path(path).as_uri(), known
-        return None
+        known = self.indexed.get(path)
+        return None if known is None else (Path(path).as_uri(), known.positions)
 
     @staticmethod
     def key(doc: Document) -> str:

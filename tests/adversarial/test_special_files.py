@@ -10,9 +10,9 @@ import socket
 from pathlib import Path
 
 import pytest
+from toolcast.adapters.document import MAX_FILE_BYTES
 
 from tests.adversarial.bounded import toolcast
-from toolcast.adapters.document import MAX_FILE_BYTES
 
 TOOL = {"name": "ok", "description": "A tool that is fine.",
         "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}
