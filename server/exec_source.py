@@ -60,9 +60,12 @@ def discover(command: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> ExecTo
     return ExecTool(command[0], _tool_from(out, f"`{shown} {SCHEMA_FLAG}`"))
 
 
-def executables(folder: Path) -> list[Path]:
+def executables(folder: Path, special: list[str] | None = None) -> list[Path]:
     """The tool executables in ``folder``: regular files with an execute bit, not hidden, by name
-    (not recursive: seed 000's tools directory is flat)."""
+    (not recursive: seed 000's tools directory is flat). Devices, FIFOs and sockets (or links to them)
+    are never run; each is named in ``special`` when given."""
+    from toolcast.adapters.document import special_file
+
     found = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.startswith("."):
@@ -73,6 +76,8 @@ def executables(folder: Path) -> list[Path]:
             continue
         if stat.S_ISREG(mode) and mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH):
             found.append(entry)
+        elif special is not None and (reason := special_file(entry)) is not None:
+            special.append(f"{entry}: {reason}")
     return found
 
 
@@ -83,7 +88,7 @@ def discover_folder(folder: Path, timeout: float = DEFAULT_TIMEOUT) -> tuple[lis
         raise ExecSourceError(f"{folder}: not a folder")
     tools: list[ExecTool] = []
     errors: list[str] = []
-    programs = executables(folder)
+    programs = executables(folder, errors)
     if not programs:
         raise ExecSourceError(f"{folder}: no executable files (a tool executable needs its execute bit: chmod +x)")
     for program in programs:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sys
 from pathlib import Path
 
 import pytest
 from toolcast.adapters.document import MAX_FILE_BYTES
 
-from tests.adversarial.bounded import toolcast
+from tests.adversarial.bounded import run, toolcast
 
 TOOL = {"name": "ok", "description": "A tool that is fine.",
         "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}
@@ -112,3 +113,33 @@ def test_a_tool_file_over_the_size_limit_is_an_error(tmp_path: Path, named: bool
     (finding,) = [f for f in json.loads(out.stdout) if f["path"] == str(big)]
     assert (finding["code"], finding["severity"]) == ("TC003", "error")
     assert f"toolcast reads at most {MAX_FILE_BYTES:,}" in finding["message"]
+
+
+def test_a_device_or_fifo_in_an_exec_dir_is_named_and_never_run(tmp_path: Path) -> None:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    program = folder / "ok"
+    program.write_text(f"#!{sys.executable}\nimport json\nprint(json.dumps({TOOL!r}))\n", encoding="utf-8")
+    program.chmod(0o755)
+    (folder / "zero").symlink_to("/dev/zero")
+    os.mkfifo(folder / "fifo")
+    out = toolcast("check", "--exec-dir", str(folder), timeout=60)
+    assert not out.timed_out, out
+    assert f"{folder / 'zero'}: not a regular file (a character device); skipped" in out.stderr, out
+    assert f"{folder / 'fifo'}: not a regular file (a FIFO); skipped" in out.stderr, out
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo"])
+def test_the_library_refuses_a_file_that_is_not_regular(tmp_path: Path, target: str) -> None:
+    path = tmp_path / "x.tool.json"
+    if target == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(target)
+    code = ("import sys, toolcast\n"
+            "try:\n    toolcast.check(sys.argv[1])\n"
+            "except toolcast.ToolcastError as exc:\n    print(exc)\n")
+    out = run([sys.executable, "-c", code, str(path)], timeout=30)
+    assert not out.timed_out, out
+    assert out.returncode == 0, out
+    assert f"{path}: not a regular file" in out.stdout, out
