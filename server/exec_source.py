@@ -3,7 +3,8 @@ and read the one tool definition it prints as JSON.
 
 The program is started directly (never through a shell), with no standard input, in its own process
 group, and every wait is bounded by one deadline: a program that hangs, or leaves children that keep
-its output open, is killed with its whole group. What it prints is read up to ``MAX_OUTPUT`` bytes, so
+its output open, is killed with its whole group, and any descendant that left the group is ended
+too. What it prints is read up to ``MAX_OUTPUT`` bytes, so
 a program that prints without end cannot fill the memory. Every way discovery fails is one
 ``ExecSourceError`` whose message is one line for the user: no such program, not executable, a
 non-zero exit (with the last line it wrote on stderr), a time-out, output that is not UTF-8 or not
@@ -136,7 +137,16 @@ def _tool_from(out: bytes, shown: str) -> dict[str, Any]:
 
 
 def _run(argv: list[str], timeout: float, shown: str) -> tuple[bytes, bytes, int]:
-    """``(stdout, the tail of stderr, exit status)``; a negative status is the signal that ended it."""
+    """``(stdout, the tail of stderr, exit status)``; a negative status is the signal that ended it. Every
+    process the program started, in its group or detached from it (``setsid``), is ended before this
+    returns (``descendants.py``)."""
+    from .descendants import ending_descendants
+
+    with ending_descendants():
+        return _run_program(argv, timeout, shown)
+
+
+def _run_program(argv: list[str], timeout: float, shown: str) -> tuple[bytes, bytes, int]:
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True, close_fds=True)
