@@ -5,7 +5,6 @@ stderr is a bounded tail in memory (nothing growing on disk)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import sys
