@@ -5,6 +5,7 @@ stderr is a bounded tail in memory (nothing growing on disk)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import sys
@@ -111,3 +112,12 @@ def test_an_mcp_servers_endless_stderr_is_kept_as_a_tail_in_memory(tmp_path: Pat
     assert "no answer to initialize within 3 s; its stderr ends: " in out.stderr, out
     assert out.stderr.rstrip().endswith("last words"), out.stderr[-300:]
     assert out.peak_rss_mb < 200, out.peak_rss_mb
+
+
+def test_an_mcp_server_listing_more_than_the_limit_is_an_error(tmp_path: Path) -> None:
+    out = toolcast("check", "--mcp", "--format", "json", "--", sys.executable, HOSTILE_MCP, "huge", str(tmp_path / "r"),
+                   timeout=120)
+    assert not out.timed_out, out
+    assert out.returncode == 1, out.stderr[-500:]
+    findings = json.loads(out.stdout)
+    assert [(f["code"], f["severity"]) for f in findings] == [("TC003", "error")], findings
