@@ -14,10 +14,8 @@ import os
 import stat
 from pathlib import Path
 
-#: Larger documents are not parsed (TC003); editors and CI get a finding instead of a stall.
-MAX_TEXT = 32_000_000
-#: Bytes read from one file at most; a larger file is refused before it is decoded (TC003).
-MAX_FILE_BYTES = MAX_TEXT
+from .limits import MAX_FILE_BYTES, MAX_TEXT
+
 _CHUNK = 1 << 20
 
 

@@ -13,6 +13,10 @@ TC302 ``required-undefined``); the code that emits a finding imports the constan
 
 from __future__ import annotations
 
+from ..document.limits import MAX_DEPTH as DOCUMENT_DEPTH
+from ..document.limits import MAX_FILE_BYTES, MAX_TEXT
+from ..schema.walk import MAX_DEPTH as SCHEMA_DEPTH
+from ..schema.walk import MAX_NODES as SCHEMA_NODES
 from .findings import Severity
 from .registry import Rule, register
 
@@ -74,8 +78,11 @@ DOCUMENT_TOO_LARGE = _rule(
     "document-too-large",
     W,
     "The document exceeds toolcast's size or nesting limits; part of it was not checked.",
-    "Hostile or generated schemas can be huge. toolcast checks at most 10 MB of text, 256 levels of "
-    "nesting and 100,000 schema nodes per tool, and says so instead of silently skipping the rest.",
+    f"Hostile or generated schemas can be huge. toolcast reads at most {MAX_FILE_BYTES:,} bytes of a file and "
+    f"checks at most {MAX_TEXT:,} characters of a document (an MCP server's tool list included); a larger one "
+    f"is not checked at all, and this finding is then an error. Within a document the parser stops at "
+    f"{DOCUMENT_DEPTH} levels of nesting, and a schema's walk at {SCHEMA_DEPTH} levels and {SCHEMA_NODES:,} "
+    "schema nodes per tool; toolcast says so instead of silently skipping the rest.",
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"properties": {"a": "... 300 levels"}}}}}',
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}',
 )
