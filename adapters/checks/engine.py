@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import pointer as jp
+from ..document.limits import MAX_TEXT
 from ..document.parsed import ParsedDocument
 from ..document.parser import DuplicateKey, SyntaxIssue
-from ..document.reading import MAX_TEXT
 from ..loading import ToolObject, iter_tool_objects
 from ..rules.codes import CONFIG_BAD_VALUE, DOCUMENT_TOO_LARGE, DUPLICATE_KEY, INVALID_JSON, NOT_A_TOOL_FILE
 from ..rules.findings import Finding

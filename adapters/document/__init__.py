@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING
 from ..lazy import exports
 
 if TYPE_CHECKING:
+    from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT
     from .line_index import Encoding, LineIndex
     from .memory import DocumentMemory
     from .parsed import Location, ParsedDocument, parse, remember, reparse
-    from .parser import MAX_DEPTH, DuplicateKey, Node, Property, SyntaxIssue
+    from .parser import DuplicateKey, Node, Property, SyntaxIssue
     from .reading import (
-        MAX_FILE_BYTES,
-        MAX_TEXT,
         FileTooLarge,
         NotRegularFile,
         UnreadableFile,
@@ -29,8 +28,9 @@ if TYPE_CHECKING:
 _WHERE = {
     "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "memory",
     "Location": "parsed", "ParsedDocument": "parsed", "parse": "parsed", "remember": "parsed", "reparse": "parsed",
-    "MAX_DEPTH": "parser", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
-    **dict.fromkeys(("MAX_FILE_BYTES", "MAX_TEXT", "FileTooLarge", "NotRegularFile", "UnreadableFile", "check_regular",
+    "MAX_DEPTH": "limits", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
+    "MAX_FILE_BYTES": "limits", "MAX_TEXT": "limits",
+    **dict.fromkeys(("FileTooLarge", "NotRegularFile", "UnreadableFile", "check_regular",
                      "read_regular", "read_text", "special_file"), "reading"),
 }
 

@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from .limits import MAX_FILE_BYTES, MAX_TEXT
+from .limits import MAX_FILE_BYTES
 
 _CHUNK = 1 << 20
 
