@@ -111,6 +111,7 @@ def render_document(document: dict[str, Any]) -> str:
 
 
 def _tool_from(out: bytes, shown: str) -> dict[str, Any]:
+    from toolcast.adapters.document import numbers_out_of_range
     from toolcast.adapters.loading import iter_tool_objects
 
     try:
@@ -128,6 +129,9 @@ def _tool_from(out: bytes, shown: str) -> dict[str, Any]:
         raise ExecSourceError(f"{shown} printed JSON nested too deeply") from None
     if not isinstance(value, dict):
         raise ExecSourceError(f"{shown} printed a JSON {type(value).__name__}, not a tool object")
+    too_large = numbers_out_of_range(value, 1)
+    if too_large:  # read as infinity: it would be written back as Infinity, which is not JSON
+        raise ExecSourceError(f"{shown} printed a number beyond the range of a double at {too_large[0]}")
     objects = iter_tool_objects(value)
     if len(objects) != 1 or objects[0].pointer != "" or objects[0].shape is None:
         keys = ", ".join(sorted(map(str, value))[:8]) or "none"

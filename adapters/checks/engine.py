@@ -12,16 +12,24 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from .. import pointer as jp
-from ..document.limits import MAX_TEXT
+from ..document.limits import MAX_TEXT, numbers_out_of_range
 from ..document.parsed import ParsedDocument
 from ..document.parser import DuplicateKey, SyntaxIssue
 from ..loading import ToolObject, iter_tool_objects
-from ..rules.codes import CONFIG_BAD_VALUE, DOCUMENT_TOO_LARGE, DUPLICATE_KEY, INVALID_JSON, NOT_A_TOOL_FILE
+from ..rules.codes import (
+    CONFIG_BAD_VALUE,
+    DOCUMENT_TOO_LARGE,
+    DUPLICATE_KEY,
+    INVALID_JSON,
+    NOT_A_TOOL_FILE,
+    NUMBER_OUT_OF_RANGE,
+)
 from ..rules.findings import Finding
 from ..rules.registry import RULES
 from ..schema.walk import MAX_DEPTH
@@ -65,6 +73,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
         parsed = analyzer.parse(text, jsonc=is_jsonc(path))
     syntax = [_syntax_finding(err, text) for err in parsed.errors]
     raws = [_duplicate_key(dup) for dup in parsed.duplicate_keys]
+    raws.extend(_numbers_out_of_range(text, parsed.value))
     check = _Pass(text, parsed, config, _workspace(path, config), budget, analyzer)
     run_key = (path, parsed.jsonc)
     found, objects = _check_tools(check, analyzer.runs.get(run_key), analyzer)
@@ -80,6 +89,20 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
 
         raws.extend(budget_raws(objects, config, analyzer.token_costs))
     return check.report(syntax, raws, is_tool_file)
+
+
+#: A number that may be beyond a double: a run of 309 digits or more, or an exponent of 100 or more. The
+#: look-behind starts a match only where a run of digits starts, so the search stays linear.
+_BIG_NUMBER = re.compile(r"(?<![0-9])[0-9]{309}|[eE]\+?0*[1-9][0-9]{2}")
+
+
+def _numbers_out_of_range(text: str, value: Any) -> list[Raw]:
+    """TC005 for each number beyond a double (read as infinity), found only when the text holds one that
+    may be (the value is not walked otherwise)."""
+    if value is None or _BIG_NUMBER.search(text) is None:
+        return []
+    return [Raw(NUMBER_OUT_OF_RANGE, "number beyond the range of a double: JSON parsers read it as infinity or "
+                "refuse it, and toolcast does not convert it", ptr) for ptr in numbers_out_of_range(value)]
 
 
 def too_large_report(message: str, config: CheckConfig, text: str = "") -> DocumentReport:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
+from ..document.limits import numbers_out_of_range
 from ..rules.codes import (
     ARRAY_WITHOUT_ITEMS,
     DEFAULT_INVALID,
@@ -240,7 +241,10 @@ def check_ref(ctx: ToolContext, ptr: str, ref: str, validation: Validation) -> N
 
 
 def check_default(ctx: ToolContext, ptr: str, rel: str, default: Any, validation: Validation) -> None:
-    """TC305: a ``default`` its own subschema (at ``rel`` in the tree) refuses."""
+    """TC305: a ``default`` its own subschema (at ``rel`` in the tree) refuses. A default holding a number
+    beyond a double is TC005's (read as infinity, it would be refused for the wrong reason)."""
+    if numbers_out_of_range(default, 1):
+        return
     err = validation.instance_error(rel, default)
     if err:
         ctx.add(Raw(DEFAULT_INVALID, f"`default` does not match its schema: {err}", jp.join(ptr, "default")))
@@ -285,7 +289,7 @@ def check_examples(ctx: ToolContext, validation: Validation) -> None:
                 else ex
             )
             base = jp.join("", key, i, "arguments") if args is not ex else jp.join("", key, i)
-            err = validation.instance_error("", args, with_path=True)
+            err = None if numbers_out_of_range(args, 1) else validation.instance_error("", args, with_path=True)
             if err:
                 path = validation.last_error_path
                 where = base + path if exists(ctx.value, base + path) else base

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..lazy import exports
 
 if TYPE_CHECKING:
-    from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT
+    from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT, numbers_out_of_range, out_of_range
     from .line_index import Encoding, LineIndex
     from .memory import DocumentMemory
     from .parsed import Location, ParsedDocument, parse, remember, reparse
@@ -29,7 +29,7 @@ _WHERE = {
     "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "memory",
     "Location": "parsed", "ParsedDocument": "parsed", "parse": "parsed", "remember": "parsed", "reparse": "parsed",
     "MAX_DEPTH": "limits", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
-    "MAX_FILE_BYTES": "limits", "MAX_TEXT": "limits",
+    "MAX_FILE_BYTES": "limits", "MAX_TEXT": "limits", "numbers_out_of_range": "limits", "out_of_range": "limits",
     **dict.fromkeys(("FileTooLarge", "NotRegularFile", "UnreadableFile", "check_regular",
                      "read_regular", "read_text", "special_file"), "reading"),
 }
@@ -51,6 +51,8 @@ __all__ = [
     "SyntaxIssue",
     "UnreadableFile",
     "check_regular",
+    "numbers_out_of_range",
+    "out_of_range",
     "parse",
     "read_regular",
     "read_text",

@@ -97,6 +97,18 @@ NOT_A_TOOL_FILE = _rule(
     '{"tool": "get_weather"}',
     _OK,
 )
+NUMBER_OUT_OF_RANGE = _rule(
+    "TC005",
+    "number-out-of-range",
+    E,
+    "A number is beyond the range of a double (an IEEE 754 64-bit float).",
+    "JSON itself puts no limit on numbers, but the parsers providers and clients use do: JavaScript and most "
+    "JSON libraries read `1e999` or a 400-digit integer as infinity, and others refuse it. Python's `json` "
+    "reads an integer of more than 4,300 digits as infinity too. toolcast never writes such a number (it "
+    "would come out as `Infinity`, which is not JSON); convert and export refuse the tool instead.",
+    '{"type": "number", "maximum": 1e999}',
+    '{"type": "number", "maximum": 1e308}',
+)
 
 # --- TC1xx: discovery (seed 000) ------------------------------------------------------------------
 NAME_MISSING = _rule(

@@ -5,7 +5,8 @@
 - ``stderr``: writes 100 MB to its stderr, then writes to REPORT what its stderr is (``fifo`` or ``file
   SIZE``), ends its stderr with the line ``last words``, and never answers;
 - ``huge``: lists tools whose JSON is larger than toolcast's 32,000,000-character document limit;
-- ``bignum``: lists one tool whose schema holds a number beyond a double and a 100,000-digit integer.
+- ``bignum``: lists one tool whose schema holds a number beyond a double and a 100,000-digit integer;
+- ``inf``: lists one tool whose schema holds a number beyond a double (``1e999``).
 """
 
 import json
@@ -59,9 +60,10 @@ for line in sys.stdin:
             pad = "x" * 1_000_000
             tools = [dict(TOOL, name=f"t{i}", description=pad) for i in range(35)]
             sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"tools": tools}}) + "\n")
-        elif mode == "bignum":
-            schema = ('{"type": "object", "properties": {"n": {"type": "number", "maximum": 1e999}, '
-                      '"i": {"type": "integer", "default": ' + "9" * 100_000 + '}}}')
+        elif mode in ("bignum", "inf"):
+            schema = ('{"type": "object", "properties": {"n": {"type": "number", "maximum": 1e999}' +
+                      (', "i": {"type": "integer", "default": ' + "9" * 100_000 + '}' if mode == "bignum" else "")
+                      + '}}')
             sys.stdout.write('{"jsonrpc": "2.0", "id": ' + json.dumps(msg["id"]) + ', "result": {"tools": [{"name": '
                              '"big", "description": "A tool with big numbers.", "inputSchema": ' + schema + '}]}}\n')
         else:
