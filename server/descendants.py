@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -72,10 +73,12 @@ def children() -> set[int]:
     return found
 
 
-def end_adopted(keep: frozenset[int] | set[int]) -> int:
+def end_adopted(keep: frozenset[int] | set[int], wait: float = 2.0) -> int:
     """Kill and reap every child of this process not in ``keep``, round after round while killing one
-    leaves orphans; how many were ended."""
+    leaves orphans; how many were ended. A child that does not die within ``wait`` seconds in all (one
+    of another user's, which cannot be killed) is left rather than waited for without end."""
     ended = 0
+    deadline = time.monotonic() + wait
     for _ in range(_MAX_ROUNDS):
         extra = children() - keep
         if not extra:
@@ -83,10 +86,21 @@ def end_adopted(keep: frozenset[int] | set[int]) -> int:
         for pid in extra:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-        for pid in extra:
-            with contextlib.suppress(ChildProcessError, OSError):
-                os.waitpid(pid, 0)
-        ended += len(extra)
+        pending = set(extra)
+        while pending:
+            for pid in list(pending):
+                try:
+                    done = os.waitpid(pid, os.WNOHANG)[0] != 0
+                except ChildProcessError:  # reaped elsewhere, or not a child any more
+                    done = True
+                if done:
+                    pending.discard(pid)
+            if not pending or time.monotonic() >= deadline:
+                break
+            time.sleep(0.01)
+        ended += len(extra) - len(pending)
+        if pending:
+            break
     return ended
 
 

@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.adversarial.bounded import toolcast
+from tests.adversarial.samples import TOOL
 
 HOSTILE_MCP = str(Path(__file__).with_name("hostile_mcp.py"))
-TOOL = {"name": "ok", "description": "A tool that is fine.",
-        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux subreaper")
 

@@ -8,15 +8,11 @@ import os
 from pathlib import Path
 
 from tests.adversarial.lsp_probe import capped_server, initialize_and_index, peak_rss_mb
-
-TOOL = {"name": "ok", "description": "A tool that is fine.",
-        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}
+from tests.adversarial.samples import TOOL, checkout
 
 
 def test_tool_files_that_are_not_files_are_skipped_and_named(tmp_path: Path) -> None:
-    tools = tmp_path / "tools"
-    tools.mkdir()
-    (tools / "ok.tool.json").write_text(json.dumps(TOOL), encoding="utf-8")
+    tools = checkout(tmp_path)
     (tools / "zero.json").symlink_to("/dev/zero")
     (tools / "stdin.json").symlink_to("/dev/stdin")  # the server's own LSP input
     os.mkfifo(tools / "fifo.json")

@@ -14,15 +14,11 @@ import pytest
 from toolcast.adapters.document import MAX_FILE_BYTES
 
 from tests.adversarial.bounded import run, toolcast
-
-TOOL = {"name": "ok", "description": "A tool that is fine.",
-        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}
+from tests.adversarial.samples import TOOL, checkout, not_regular
 
 
 def _repo(tmp_path: Path) -> Path:
-    tools = tmp_path / "tools"
-    tools.mkdir()
-    (tools / "ok.tool.json").write_text(json.dumps(TOOL), encoding="utf-8")
+    checkout(tmp_path)
     return tmp_path
 
 
@@ -62,11 +58,7 @@ def test_a_socket_tool_file_is_skipped(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("kind", ["device", "fifo"])
 def test_a_named_file_that_is_not_regular_is_refused(tmp_path: Path, kind: str) -> None:
-    path = tmp_path / "x.tool.json"
-    if kind == "fifo":
-        os.mkfifo(path)
-    else:
-        path.symlink_to("/dev/zero")
+    path = not_regular(tmp_path / "x.tool.json", kind)
     for command in (("check", str(path)), ("convert", "--to", "openai", str(path))):
         out = toolcast(*command, timeout=30)
         assert not out.timed_out, (command, out)
@@ -78,11 +70,7 @@ def test_a_named_file_that_is_not_regular_is_refused(tmp_path: Path, kind: str) 
 @pytest.mark.parametrize("kind", ["device", "fifo"])
 def test_a_configuration_file_that_is_not_regular_is_a_finding(tmp_path: Path, kind: str) -> None:
     repo = _repo(tmp_path)
-    config = repo / "toolcast.toml"
-    if kind == "fifo":
-        os.mkfifo(config)
-    else:
-        config.symlink_to("/dev/zero")
+    config = not_regular(repo / "toolcast.toml", kind)
     out = toolcast("check", "--format", "json", str(repo), timeout=30)
     assert not out.timed_out, out
     findings = json.loads(out.stdout)
@@ -131,11 +119,7 @@ def test_a_device_or_fifo_in_an_exec_dir_is_named_and_never_run(tmp_path: Path) 
 
 @pytest.mark.parametrize("target", ["/dev/zero", "fifo"])
 def test_the_library_refuses_a_file_that_is_not_regular(tmp_path: Path, target: str) -> None:
-    path = tmp_path / "x.tool.json"
-    if target == "fifo":
-        os.mkfifo(path)
-    else:
-        path.symlink_to(target)
+    path = not_regular(tmp_path / "x.tool.json", target)
     code = ("import sys, toolcast\n"
             "try:\n    toolcast.check(sys.argv[1])\n"
             "except toolcast.ToolcastError as exc:\n    print(exc)\n")
