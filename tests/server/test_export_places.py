@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -96,32 +97,39 @@ def _files(folder: Path) -> dict[str, str]:
     return out
 
 
-async def test_a_link_the_repository_carries_is_never_written_through(client: LanguageClient,
-                                                                      tmp_path: Path) -> None:
+@pytest.mark.parametrize("planted", ["link", "fifo"])
+async def test_a_link_or_fifo_the_repository_carries_is_never_written(client: LanguageClient, tmp_path: Path,
+                                                                      planted: str) -> None:
     preset: str = client.preset  # type: ignore[attr-defined]
     victim = tmp_path / "victim" / "settings.json"
     victim.parent.mkdir()
     victim.write_text(VICTIM, encoding="utf-8")
     sub = tmp_path / "repo" / "sub"
     sub.mkdir(parents=True)
-    (sub / "w.anthropic.json").symlink_to("../../victim/settings.json")
+    export = sub / "w.anthropic.json"
+    if planted == "link":
+        export.symlink_to("../../victim/settings.json")
+    else:
+        os.mkfifo(export)
+    reason = {"link": "symbolic link", "fifo": "FIFO"}[planted]
     uri = open_document(client, sub / "w.tool.json", json.dumps(TOOL, indent=2) + "\n")
 
     anthropic = [a for a in await _actions(client, uri, 1) if a.title.startswith("Export to Anthropic")]
-    assert not [a for a in anthropic if "overwrite" in a.title]
+    assert not [a for a in anthropic if "overwrite" in a.title]  # checked first: a FIFO would block the write
     for action in anthropic:
         await _choose(client, action)
     if preset == "visual-studio-code":  # declares disabledSupport: the action says why it cannot run
         (action,) = anthropic
-        assert action.disabled is not None and "symbolic link" in action.disabled.reason
+        assert action.disabled is not None and reason in action.disabled.reason
         assert action.edit is None and action.command is None
     else:
         assert anthropic == []
     # A client that runs the command itself is refused, and told why.
-    with pytest.raises(Exception, match="symbolic link"):
+    with pytest.raises(Exception, match=reason):
         await client.workspace_execute_command_async(t.ExecuteCommandParams("toolcast.export", [uri, "anthropic"]))
+    assert [m.type for m in client.messages if reason in m.message] == [t.MessageType.Error], client.messages
     assert victim.read_text(encoding="utf-8") == VICTIM
-    assert (sub / "w.anthropic.json").is_symlink()
+    assert export.is_symlink() if planted == "link" else stat.S_ISFIFO(export.lstat().st_mode)
 
 
 async def test_a_tool_name_never_chooses_the_folder(client: LanguageClient, tmp_path: Path) -> None:
