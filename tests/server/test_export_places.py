@@ -188,3 +188,19 @@ def test_an_export_through_a_linked_folder_leaves_the_workspace_alone(tmp_path: 
         assert sorted(p.name for p in outside.iterdir()) == ["w.tool.json"]
     finally:
         raw.close()
+
+
+async def test_an_export_never_replaces_its_own_source(client: LanguageClient, tmp_path: Path) -> None:
+    """A tool named as its file (``both`` in ``both.anthropic.json``): its Anthropic export would be the file
+    itself, holding one tool of the two."""
+    tools = [{"name": "both", "description": "One", "input_schema": {"type": "object", "properties": {}}},
+             {"name": "other", "description": "Two", "input_schema": {"type": "object", "properties": {}}}]
+    text = "[\n" + ",\n".join(json.dumps(x) for x in tools) + "\n]\n"
+    uri = open_document(client, tmp_path / "both.anthropic.json", text)
+    chosen = [a for a in await _actions(client, uri, 1) if a.title.startswith("Export to Anthropic (both)")]
+    assert not [a for a in chosen if "overwrite" in a.title]
+    for action in chosen:
+        await _choose(client, action)
+    with pytest.raises(Exception, match="is the file being exported"):
+        await client.workspace_execute_command_async(t.ExecuteCommandParams("toolcast.export", [uri, "anthropic", 0]))
+    assert (tmp_path / "both.anthropic.json").read_text(encoding="utf-8") == text
