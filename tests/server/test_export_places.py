@@ -149,18 +149,20 @@ async def test_a_tool_name_never_chooses_the_folder(client: LanguageClient, tmp_
                   if a.title.startswith(f"Export to Anthropic ({name})")]
         assert chosen, name
         await _choose(client, chosen[0])
-        # The command path, with the tool's index.
-        answer = await client.workspace_execute_command_async(
-            t.ExecuteCommandParams("toolcast.export", [uri, "openai", line - 1]))
-        assert Path(answer["path"]).parent == folder, answer
+        # The command path, with the tool's index; MCP's names may hold dots: the file is still not hidden.
+        for target in ("openai", "mcp"):
+            answer = await client.workspace_execute_command_async(
+                t.ExecuteCommandParams("toolcast.export", [uri, target, line - 1]))
+            assert Path(answer["path"]).parent == folder, answer
 
     assert {k: v for k, v in _files(tmp_path).items() if not k.startswith("a/")} == outside
     exports = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in folder.iterdir() if p.name != "w.tool.json"}
-    assert len(exports) == 6, sorted(exports)
+    assert len(exports) == 9 and not [n for n in exports if n.startswith(".")], sorted(exports)
     for file_name, value in exports.items():  # each named after the name its converted tool carries
         target = file_name.rsplit(".", 2)[1]
-        sent = value["name"] if target == "anthropic" else value["function"]["name"]
-        assert file_name == f"{sent}.{target}.json"
+        sent = value["function"]["name"] if target == "openai" else value["name"]
+        assert file_name == f"{sent}.{target}.json" or (target == "mcp" and sent.startswith(".")
+                                                        and file_name == f"_{sent[1:]}.mcp.json"), file_name
     assert "get_weather.anthropic.json" in exports
 
 
