@@ -231,13 +231,6 @@ def create_file_edit(dest: Path, text: str, exists: bool) -> t.WorkspaceEdit:
     ])
 
 
-def refuse(ls: ToolcastServer, message: str) -> ErrorReply:
-    """An export that may not be written where it would go: said in a window message (a client may not
-    show a command's error) and answered as an error."""
-    ls.window_show_message(t.ShowMessageParams(t.MessageType.Error, f"toolcast: not exported: {message}"))
-    return ErrorReply(message, -32603)
-
-
 CONTENT_MODIFIED = -32801  # LSP: the document changed since the action was listed
 
 
@@ -265,8 +258,9 @@ def resolve_code_action(ls: ToolcastServer, action: t.CodeAction) -> t.CodeActio
     except (ToolcastError, ValueError) as exc:  # a file that does not load
         return ErrorReply(f"codeAction/resolve: {exc}", -32603)
     dest, refused = destination(doc.path, name, ls.roots)
-    if refused is not None:
-        return refuse(ls, f"codeAction/resolve: {refused}")
+    if refused is not None:  # the destination changed since the action was listed: a client may show no error
+        ls.window_show_message(t.ShowMessageParams(t.MessageType.Error, f"toolcast: not exported: {refused}"))
+        return ErrorReply(f"codeAction/resolve: {refused}", -32603)
     exists = dest.exists()
     if exists and not ls.session.overwrite_files:
         return ErrorReply(f"codeAction/resolve: {name} exists; this client cannot overwrite files", -32603)
@@ -304,8 +298,8 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
     if doc.path is None:
         return ErrorReply("toolcast.export: export needs a file on disk", -32603)
     dest, refused = destination(doc.path, name, ls.roots)
-    if refused is not None:
-        return refuse(ls, f"toolcast.export: {refused}")
+    if refused is not None:  # the caller shows the error (VS Code's "Export tool to…", eglot's echo area)
+        return ErrorReply(f"toolcast.export: {refused}", -32603)
     if dest.exists():
         return ErrorReply(f"toolcast.export: {dest.name} exists; toolcast does not overwrite it", -32603)
     from ..output import write_atomic

@@ -20,11 +20,13 @@ import pytest
 import pytest_lsp
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from session import open_document, read_code_actions_as_editors_do
+from session import client_fixture, open_document, read_code_actions_as_editors_do
 
 TOOL = {"name": "get_weather", "description": "Weather",
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
 VICTIM = '{"keep": "this"}\n'
+
+vscode = client_fixture("visual-studio-code")
 
 
 @pytest_lsp.fixture(params=["visual-studio-code", "neovim", "emacs"],
@@ -127,7 +129,6 @@ async def test_a_link_or_fifo_the_repository_carries_is_never_written(client: La
     # A client that runs the command itself is refused, and told why.
     with pytest.raises(Exception, match=reason):
         await client.workspace_execute_command_async(t.ExecuteCommandParams("toolcast.export", [uri, "anthropic"]))
-    assert [m.type for m in client.messages if reason in m.message] == [t.MessageType.Error], client.messages
     assert victim.read_text(encoding="utf-8") == VICTIM
     assert export.is_symlink() if planted == "link" else stat.S_ISFIFO(export.lstat().st_mode)
 
@@ -206,3 +207,22 @@ async def test_an_export_never_replaces_its_own_source(client: LanguageClient, t
     with pytest.raises(Exception, match="is the file being exported"):
         await client.workspace_execute_command_async(t.ExecuteCommandParams("toolcast.export", [uri, "anthropic", 0]))
     assert (tmp_path / "both.anthropic.json").read_text(encoding="utf-8") == text
+
+
+async def test_a_link_planted_after_the_listing_is_refused_when_resolved(vscode: LanguageClient,
+                                                                        tmp_path: Path) -> None:
+    """VS Code lists the action while the name is free and resolves its edit when it is chosen: by then a
+    link is there."""
+    client = vscode
+    read_code_actions_as_editors_do(client)
+    victim = tmp_path / "victim.json"
+    victim.write_text(VICTIM, encoding="utf-8")
+    uri = open_document(client, tmp_path / "w.tool.json", json.dumps(TOOL, indent=2) + "\n")
+    (action,) = [a for a in await _actions(client, uri, 1) if a.title == "Export to Anthropic"]
+    (tmp_path / "w.anthropic.json").symlink_to(victim)
+    with pytest.raises(Exception, match="symbolic link"):
+        await client.code_action_resolve_async(action)
+    assert [(m.type, m.message) for m in client.messages] == [
+        (t.MessageType.Error, "toolcast: not exported: w.anthropic.json is a symbolic link; toolcast does not "
+                              "write through a link (it could lead anywhere)")]
+    assert victim.read_text(encoding="utf-8") == VICTIM
