@@ -10,17 +10,15 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as t
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from session import client_fixture, open_document, read_code_actions_as_editors_do
+from pytest_lsp import LanguageClient
+from session import client_fixture, editors_fixture, open_document, read_code_actions_as_editors_do
 
 TOOL = {"name": "get_weather", "description": "Weather",
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
@@ -29,22 +27,7 @@ VICTIM = '{"keep": "this"}\n'
 vscode = client_fixture("visual-studio-code")
 
 
-@pytest_lsp.fixture(params=["visual-studio-code", "neovim", "emacs"],
-                    config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
-async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def register(params: t.RegistrationParams) -> None:
-        return None
-
-    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
-    def lens_refresh(params: None) -> None:
-        return None
-
-    lsp_client.preset = request.param  # type: ignore[attr-defined]
-    read_code_actions_as_editors_do(lsp_client)
-    await lsp_client.initialize_session(t.InitializeParams(capabilities=client_capabilities(request.param)))
-    yield
-    await lsp_client.shutdown_session()
+client = editors_fixture("visual-studio-code", "neovim", "emacs")
 
 
 async def _actions(client: LanguageClient, uri: str, line: int) -> list[t.CodeAction]:
