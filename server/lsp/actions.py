@@ -14,7 +14,7 @@ from lsprotocol import types as t
 from toolcast.adapters.checks import is_request as is_request_value
 
 from .documents import Document, uri_to_path
-from .export_place import destination, tool_file_stem
+from .export_place import destination, outside, tool_file_stem
 from .protocol import ErrorReply
 from .quick_fixes import quick_fixes
 from .state import EAGER_EXPORT_TOOLS, ToolcastServer
@@ -149,7 +149,7 @@ class _Offer:
     overwrites: bool  # ... and that overwrite them
     lazy: bool  # the edit is computed by `codeAction/resolve` when the action is chosen
     eager: bool  # the edit is computed now (a small file, a client that does not resolve edits)
-    roots: tuple[Path, ...]  # the workspace folders: no export lands outside the one holding its source
+    outside: str | None  # why the document's folder is outside the workspace (`export_place.outside`)
     disabled: bool  # the client lists an action that cannot run as disabled, with the reason
 
 
@@ -163,8 +163,9 @@ def _offer(ls: ToolcastServer, doc: Document, report: DocumentReport, under: Too
     creates = session.create_files
     lazy = bool(session.resolve_edit and creates and doc.path is not None)
     eager = not lazy and len(report.tools) <= EAGER_EXPORT_TOOLS
-    return _Offer(doc, request, under, len(report.tools), creates, session.overwrite_files, lazy, eager,
-                  tuple(ls.roots), session.disabled_actions)
+    folder = outside(doc.path.parent, ls.roots) if doc.path else None
+    return _Offer(doc, request, under, len(report.tools), creates, session.overwrite_files, lazy, eager, folder,
+                  session.disabled_actions)
 
 
 def _export_choices(ls: ToolcastServer, doc: Document, offer: _Offer) -> Iterator[tuple[str, str, int | None]]:
@@ -190,7 +191,7 @@ def _export_action(offer: _Offer, kind: str, target: str, scope: str, index: int
     title = f"Preview as {label} request" if offer.request else f"Export to {label}" + (
         f" ({under.name})" if under is not None else "")
     name = export_name(doc, target, under.name if under is not None else None)
-    dest, refused = destination(doc.path, name, offer.roots) if doc.path else (None, None)
+    dest, refused = destination(doc.path, name, offer.outside) if doc.path else (None, None)
     if refused is not None:  # never offered as an overwrite: said as the reason where the client shows one
         return t.CodeAction(title=title, kind=kind, disabled=t.CodeActionDisabled(
             f"toolcast: {refused}")) if offer.disabled else None
@@ -257,7 +258,7 @@ def resolve_code_action(ls: ToolcastServer, action: t.CodeAction) -> t.CodeActio
         name, text = render_export(doc, data["target"], data.get("tool"))
     except (ToolcastError, ValueError) as exc:  # a file that does not load
         return ErrorReply(f"codeAction/resolve: {exc}", -32603)
-    dest, refused = destination(doc.path, name, ls.roots)
+    dest, refused = destination(doc.path, name, outside(doc.path.parent, ls.roots))
     if refused is not None:  # the destination changed since the action was listed: a client may show no error
         ls.window_show_message(t.ShowMessageParams(t.MessageType.Error, f"toolcast: not exported: {refused}"))
         return ErrorReply(f"codeAction/resolve: {refused}", -32603)
@@ -297,7 +298,7 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
         return json.loads(text)
     if doc.path is None:
         return ErrorReply("toolcast.export: export needs a file on disk", -32603)
-    dest, refused = destination(doc.path, name, ls.roots)
+    dest, refused = destination(doc.path, name, outside(doc.path.parent, ls.roots))
     if refused is not None:  # the caller shows the error (VS Code's "Export tool to…", eglot's echo area)
         return ErrorReply(f"toolcast.export: {refused}", -32603)
     if dest.exists():

@@ -26,19 +26,18 @@ def tool_file_stem(tool_name: str, target: str) -> str:
     return plain_file_stem(sanitize_name(tool_name, target))
 
 
-def destination(source: Path, name: str, roots: Sequence[Path]) -> tuple[Path, str | None]:
+def destination(source: Path, name: str, outside: str | None) -> tuple[Path, str | None]:
     """(where the export named ``name`` of ``source`` goes, why it may not be written there or None).
-    An existing regular file is not a reason: whether it may be replaced is the caller's choice."""
+    ``outside`` is ``outside(source.parent, roots)``, asked once for all the exports of a file. An
+    existing regular file is not a reason: whether it may be replaced is the caller's choice."""
     dest = source.parent / name
-    why = refusal(dest)
+    why = refusal(dest) or outside
     if why is None and dest.exists() and os.path.samefile(dest, source):
         why = "is the file being exported"
-    if why is None:
-        why = _outside(source.parent, roots)
     return dest, None if why is None else f"{name} {why}"
 
 
-def _outside(folder: Path, roots: Sequence[Path]) -> str | None:
+def outside(folder: Path, roots: Sequence[Path]) -> str | None:
     """Why ``folder`` is outside the workspace, or None. A folder under a workspace folder by its path must
     be under it for real too (a linked folder may point anywhere). A file the user opened from outside
     every workspace folder is exported beside itself: that folder is the one the user is working in."""
