@@ -51,7 +51,7 @@ def refusal(path: Path) -> str | None:
         if stat.S_ISLNK(mode):
             return "is a symbolic link; toolcast does not write through a link (it could lead anywhere)"
         if not stat.S_ISREG(mode):
-            return f"is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file"
+            return f"is {_KINDS.get(stat.S_IFMT(mode), 'a special file')}, not a regular file"
         return None
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
