@@ -3,7 +3,7 @@
 ``--measure`` runs the quick suite once under coverage with one context per test (a few minutes) and keeps, for
 each module of adapters/, api/ and server/, the test files that run it most specifically (a test that runs few
 modules counts more than one that runs many). Modules driven only through a process (the language server, the
-CLI, MCP servers) are not seen by an in-process run: their test files are listed by hand in ``BY_PROCESS``.
+CLI, MCP servers) are not seen by an in-process run: their test files are listed by hand in ``BY_HAND``.
 Without ``--measure`` the last measurement (``.test-map.json``, not committed) is used.
 
     python scripts/test_map.py --measure
@@ -26,8 +26,9 @@ MEASURED = ROOT / ".test-map.json"
 BEGIN, END = "<!-- test-map: begin -->", "<!-- test-map: end -->"
 PER_MODULE = 3
 
-#: Test files that drive a module through a real process (server over stdio, CLI, MCP servers, editors).
-BY_PROCESS: dict[str, tuple[str, ...]] = {
+#: Test files listed by hand: those that drive a module through a real process (server over stdio, CLI, MCP
+#: servers, editors), and the tests of modules newer than the last measurement.
+BY_HAND: dict[str, tuple[str, ...]] = {
     "server/exec_source.py": ("tests/cli/test_exec_tools.py",),
     "server/mcp_source.py": ("tests/mcp/test_real_servers.py", "tests/mcp/test_failures.py",
                              "tests/mcp/test_sdk_server.py"),
@@ -60,6 +61,7 @@ BY_PROCESS: dict[str, tuple[str, ...]] = {
     "server/lsp/workspace.py": ("tests/server/test_workspace.py",),
     "server/lsp/documents.py": ("tests/server/test_text_sync.py", "tests/server/test_sync_fuzz.py"),
     "server/lsp/message_json.py": ("tests/server/test_message_json.py",),
+    "adapters/document/dialect.py": ("tests/checks/test_tool_files.py", "tests/checks/test_engine_exact.py"),
     # Tables read at import: every test of their package runs them.
     "adapters/checks/target_rules.py": ("tests/checks/test_limits.py", "tests/checks/test_rules.py"),
     "adapters/convert/keywords.py": ("tests/convert/test_walker_exact.py", "tests/convert/test_shared_lowering.py"),
@@ -120,7 +122,7 @@ def ranked(ran: dict[str, list[str]]) -> dict[str, list[str]]:
 def table(in_process: dict[str, list[str]]) -> str:
     rows = ["| module | tests |", "|---|---|"]
     for module in modules():
-        files = list(dict.fromkeys([*BY_PROCESS.get(module, ()), *in_process.get(module, [])]))[:4]
+        files = list(dict.fromkeys([*BY_HAND.get(module, ()), *in_process.get(module, [])]))[:4]
         rows.append(f"| `{module}` | {', '.join(f'`{f}`' for f in files) or '**none**'} |")
     return "\n".join(rows)
 

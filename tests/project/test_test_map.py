@@ -31,5 +31,5 @@ def test_every_module_has_a_row_with_tests() -> None:
 
 def test_every_named_test_file_exists() -> None:
     named = {f for files in _rows().values() for f in files} | {
-        f for files in test_map.BY_PROCESS.values() for f in files}
+        f for files in test_map.BY_HAND.values() for f in files}
     assert not sorted(f for f in named if not (ROOT / f).is_file())
