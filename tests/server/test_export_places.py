@@ -22,6 +22,7 @@ from session import client_fixture, editors_fixture, open_document, read_code_ac
 
 TOOL = {"name": "get_weather", "description": "Weather",
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+pytestmark = pytest.mark.slow  # the real server for every test
 VICTIM = '{"keep": "this"}\n'
 
 vscode = client_fixture("visual-studio-code")

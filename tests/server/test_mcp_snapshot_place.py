@@ -10,8 +10,10 @@ import stat
 import sys
 from pathlib import Path
 
+import pytest
 from raw_rpc import Raw
 
+pytestmark = pytest.mark.slow  # the real server for every test
 SDK_SERVER = Path(__file__).resolve().parents[1] / "mcp" / "sdk_server.py"
 VICTIM = "export PATH=/usr/bin\n"
 
