@@ -34,6 +34,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,13 +114,19 @@ def invalid_output(case: dict[str, Any], target: str, out: dict[str, Any]) -> st
         try:
             check(out)
         except Exception as exc:  # an AssertionError or the SDK's ValidationError
-            return f"{name}: {type(exc).__name__}: {str(exc)[:300]}"
+            return f"{name}: {type(exc).__name__}: {(str(exc) or _failed_line(exc))[:300]}"
     says = case.get("provider_says") or {}
     reported = says.get("verdict") == "rejected" and says.get("target") == target and (
         "strict" not in says or says["strict"] == output_strict(target, out))
     if reported and schema_of(target, out) == tool_of(case).get("parameters"):  # the wire form, not read back
         return f"sent unchanged; the provider rejected it ({case['source']}): {says.get('message', '')}"
     return ""
+
+
+def _failed_line(exc: BaseException) -> str:
+    """The source line of a bare ``assert`` that failed (its message is empty)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return (frames[-1].line or "") if frames else ""
 
 
 def silent_changes(case: dict[str, Any], target: str, v: Verdict) -> list[str]:
@@ -157,6 +164,7 @@ class Tally:
     cases: int = 0
     written: int = 0
     refused: int = 0
+    refused_ids: list[str] = field(default_factory=list)
     found: dict[str, list[str]] = field(default_factory=lambda: {m: [] for m in METRICS})
 
     def add(self, metric: str, note: str) -> None:
@@ -196,6 +204,7 @@ def run_mode(cases: list[dict[str, Any]], paths: list[Path], strict: bool | None
                 continue
             if v.refused:
                 tally.refused += 1
+                tally.refused_ids.append(cid)
                 if not v.check_errors:
                     tally.add("refused-check-silent", f"{cid}: {v.refusal}")
                 if normal is not None and _sound(case, normal, target, strict, shape):
@@ -316,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
             tallies = run_mode(cases, paths, MODES[mode])
             cli = cli_sample(cases, paths, MODES[mode], args.cli_sample)
             result["modes"][mode] = {
-                "targets": {t: {**x.counts(), "cases_found": x.found} for t, x in tallies.items()},
+                "targets": {t: {**x.counts(), "cases_found": x.found, "refused_ids": x.refused_ids}
+                            for t, x in tallies.items()},
                 "total": {c: sum(x.counts()[c] for x in tallies.values()) for c in ("cases", "written", "refused",
                                                                                    *METRICS)},
                 "cli": {"sampled": min(args.cli_sample, len(cases)), "differences": cli},
