@@ -12,7 +12,7 @@ convert, ``--strict``/``--no-strict`` for the command line). Per target and in t
 
 * ``refused-convertible``: convert refuses the case but converts its normalised equivalent soundly
   (tests/verdicts/normalise.py: boolean subschemas, one-branch ``anyOf``/``oneOf``/``allOf``, draft-07 tuples,
-  draft-04 exclusive bounds, one-element type lists, ``definitions``);
+  draft-04 exclusive bounds, one-element type lists);
 * ``written-invalid``: convert writes an output that fails the provider's SDK type or a documented rule
   (tests/convert/sdk.py), or that carries, unchanged, a schema a public report says the provider rejected;
 * ``check-error-written`` / ``refused-check-silent``: check (narrowed to the target) has an error while

@@ -29,15 +29,12 @@ def normalise(schema: Any) -> Any:
     the usual spelling); a one-branch ``anyOf``/``oneOf``/``allOf`` merged into its node when no keyword clashes
     and no keyword depends on an adjacent one across the merge; draft-07 ``items: [...]`` → ``prefixItems``
     (``additionalItems`` → ``items``); draft-04 boolean ``exclusiveMinimum``/``exclusiveMaximum`` → the number
-    form; ``type: ["x"]`` → ``"x"``; a root ``definitions`` → ``$defs`` with its references. A schema whose
-    references point into the places rewritten is returned as it is."""
+    form; ``type: ["x"]`` → ``"x"``. A schema whose references point into the places rewritten is returned as
+    it is. (``definitions`` stays: toolcast reads it as ``$defs``, and renaming it would move every pointer the
+    loss oracle compares.)"""
     if any(isinstance(r, str) and re.search(r"/(anyOf|oneOf|allOf|items)/", r) for r in _refs(schema)):
         return copy.deepcopy(schema)
-    out = _node(copy.deepcopy(schema), root=True)
-    if isinstance(out, dict) and "definitions" in out and "$defs" not in out:
-        out["$defs"] = out.pop("definitions")
-        out = _renamed_refs(out)
-    return out
+    return _node(copy.deepcopy(schema), root=True)
 
 
 def _refs(node: Any) -> Iterator[Any]:
@@ -106,12 +103,3 @@ def _merged(node: dict[str, Any], key: str, branch: dict[str, Any]) -> dict[str,
         if k in rest and rest[k] != v and k not in _ANNOTATIONS:
             return None
     return {**branch, **rest}
-
-
-def _renamed_refs(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: (v.replace("#/definitions/", "#/$defs/", 1) if k == "$ref" and isinstance(v, str)
-                    else _renamed_refs(v)) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_renamed_refs(v) for v in node]
-    return node

@@ -25,10 +25,8 @@ def obj(**props: Any) -> dict[str, Any]:
     (obj(n={"type": "number", "minimum": 0, "exclusiveMinimum": True}),
      obj(n={"type": "number", "exclusiveMinimum": 0})),
     (obj(a={"type": ["string"]}), obj(a={"type": "string"})),
-    ({**obj(a={"$ref": "#/definitions/A"}), "definitions": {"A": {"type": "string"}}},
-     {**obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": {"type": "string"}}}),
 ], ids=["booleans", "additionalProperties-kept", "one-anyOf", "one-allOf", "draft07-tuple", "draft04-bound",
-        "one-type-list", "definitions"])
+        "one-type-list"])
 def test_each_rewrite(given: dict[str, Any], expected: dict[str, Any]) -> None:
     assert normalise(given) == expected
 
