@@ -14,7 +14,7 @@ import pytest
 import toolcast
 
 SET = Path(__file__).with_name("edge_schemas.json")
-SOURCE = re.compile(r"^(https://github\.com/[\w.-]+/[\w.-]+/blob/[0-9a-f]{40}/\S+#L\d+|[\w.-]+/[\w.-]+#\d+)$")
+SOURCE = re.compile(r"^(https://github\.com/[\w.-]+/[\w.-]+/blob/[0-9a-f]{40}/\S+?(#L\d+)?|[\w.-]+/[\w.-]+#\d+)$")
 
 
 def cases() -> list[dict[str, Any]]:
