@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..lazy import exports
 
 if TYPE_CHECKING:
+    from .dialect import is_jsonc
     from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT, numbers_out_of_range, out_of_range
     from .line_index import Encoding, LineIndex
     from .memory import DocumentMemory
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
+    "is_jsonc": "dialect",
     "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "memory",
     "Location": "parsed", "ParsedDocument": "parsed", "parse": "parsed", "remember": "parsed", "reparse": "parsed",
     "MAX_DEPTH": "limits", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
@@ -51,6 +53,7 @@ __all__ = [
     "SyntaxIssue",
     "UnreadableFile",
     "check_regular",
+    "is_jsonc",
     "numbers_out_of_range",
     "out_of_range",
     "parse",
