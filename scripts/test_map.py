@@ -65,6 +65,11 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "server/lsp/documents.py": ("tests/server/test_text_sync.py", "tests/server/test_sync_fuzz.py"),
     "server/lsp/message_json.py": ("tests/server/test_message_json.py",),
     "adapters/document/dialect.py": ("tests/checks/test_tool_files.py", "tests/checks/test_engine_exact.py"),
+    "adapters/document/limits.py": ("tests/adversarial/test_numbers.py", "tests/checks/test_limits_doc.py"),
+    "adapters/document/reading.py": ("tests/adversarial/test_special_files.py",
+                                     "tests/adversarial/test_server_workspace.py"),
+    "server/descendants.py": ("tests/adversarial/test_children.py",),
+    "server/stderr_tail.py": ("tests/adversarial/test_children.py",),
     # Tables read at import: every test of their package runs them.
     "adapters/checks/target_rules.py": ("tests/checks/test_limits.py", "tests/checks/test_rules.py"),
     "adapters/convert/keywords.py": ("tests/convert/test_walker_exact.py", "tests/convert/test_shared_lowering.py"),
