@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cost import METHODS, UNAVAILABLE, TokenCosts
+from ..cost import UNAVAILABLE, TokenCosts, method_for, model_for
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import TOKEN_BUDGET, TOKEN_BUDGET_UNAVAILABLE, TOOL_COUNT_BUDGET
 from .config import CheckConfig
@@ -29,12 +29,13 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
     # Targets with the same estimate at the same tool (OpenAI Chat and Responses) share one finding.
     over: dict[tuple[str, int, str], list[str]] = {}
     for target in config.targets:
-        method = METHODS[target]
+        model = model_for(target, config.models)
+        method = method_for(target, model)
         options = config.options_for(target)
-        total = method.per_request
+        total = costs.per_request(target, model).tokens or 0  # a range (a Claude model not named): its low end
         crossed: Any = None
         for obj in objects:
-            tokens = costs.tool(obj.value, obj.shape, target, options).tokens
+            tokens = costs.tool(obj.value, obj.shape, target, options, model).tokens
             if tokens is None:
                 continue  # a tool that cannot be converted has findings of its own
             total += tokens
