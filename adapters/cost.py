@@ -107,7 +107,8 @@ _OPENAI = Method("OpenAI", "o200k_base", True, "openai-namespace",
 _OPENAI_CL100K = replace(_OPENAI, encoding="cl100k_base")
 _CLAUDE = Method("Anthropic", "cl100k_base", False, "json",
                  "≈, error 2.0% on 1 published pair (the token-counting example, system prompt included)",
-                 "error 2.0% on 1 published pair", tool_prompt.SOURCE, "plus the tool-use system prompt Anthropic adds to every request with tools")
+                 "error 2.0% on 1 published pair", tool_prompt.SOURCE,
+                 "plus the tool-use system prompt Anthropic adds to every request with tools")
 _GEMINI = Method("Gemini", "o200k_base", False, "gemini-declaration",
                  "≈, mean error 7.0% on 3 published pairs, at most +19.6% (the per-declaration constant is fitted on "
                  "2 of them)", "mean error 7.0% on 3 published pairs", _GEMINI_SAMPLES)
@@ -399,8 +400,8 @@ class DocumentCosts:
         """The JSON form ``toolcast check --cost --format json`` prints: the numbers (a range's low end in
         ``total``, the whole range in ``range``) and, per target, what each total includes and how it was counted."""
         return {
-            "tools": [{"index": t.index, "name": t.name, "tokens": {c.target: c.tokens for c in t.costs}}
-                      for t in self.tools],
+            "tools": [{"index": t.index, "name": t.name, "tokens": {c.target: c.tokens for c in t.costs},
+                       "labels": {c.target: c.label() for c in t.costs}} for t in self.tools],
             "total": {c.target: c.tokens for c in self.totals},
             "range": {c.target: [c.tokens, c.high] for c in self.totals if c.high is not None},
             "per_target": {c.target: _total_dict(c) for c in self.totals},
@@ -408,8 +409,9 @@ class DocumentCosts:
 
 
 def _total_dict(cost: Cost) -> dict[str, Any]:
-    out: dict[str, Any] = {"label": cost.label(), "method": cost.method.description,
-                           "accuracy": cost.method.accuracy}
+    out: dict[str, Any] = {"label": cost.label(), "figure": cost.figure,
+                           "qualifiers": f"{cost.method.provider}, {cost.qualifiers}" if cost.tokens is not None else "",
+                           "method": cost.method.description, "accuracy": cost.method.accuracy}
     if cost.mode:
         out["mode"] = cost.mode
     if cost.prompt is not None:

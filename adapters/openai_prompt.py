@@ -76,7 +76,7 @@ def _properties(schema: Mapping[str, Any], indent: int, depth: int, nested: bool
     pad = " " * indent
     for key, sub in props.items():
         sub = sub if isinstance(sub, Mapping) else {}
-        desc = sub.get("description")
+        desc = sub.get("description", _branch_description(sub))
         if (nested or indent < 2) and isinstance(desc, str) and desc:
             yield f"{pad}// {desc}"
         mark = "" if key in needed else "?"
@@ -84,6 +84,15 @@ def _properties(schema: Mapping[str, Any], indent: int, depth: int, nested: bool
         if "default" in sub:
             line += f" // default: {_literal(sub['default'])}"
         yield line
+
+
+def _branch_description(schema: Mapping[str, Any]) -> Any:
+    """A nullable union's description, where a strict conversion moved it into the non-null branch (shown as the
+    property's: not verified, no published pair has one)."""
+    union = schema.get("anyOf")
+    if isinstance(union, list):
+        return next((b.get("description") for b in union if isinstance(b, Mapping) and "description" in b), None)
+    return None
 
 
 def _literal(value: Any) -> str:
