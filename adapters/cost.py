@@ -310,6 +310,8 @@ class TokenCosts:
         if count is None:
             return Cost(target, None, method, UNAVAILABLE)
         options = options or TargetOptions()
+        if shape is None and isinstance(value, Mapping) and set(value) == {"name"} and isinstance(value["name"], str):
+            shape = "canonical"  # a declaration of a name only: valid (Gemini counts it), no shape to tell
         if method.recipe == "openai-namespace":
             options = _openai_mode(value, shape, target, options)
         nested = _nested_descriptions(model)

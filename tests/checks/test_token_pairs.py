@@ -109,3 +109,32 @@ def test_a_model_the_table_does_not_know_gets_the_range_labelled_so() -> None:
         assert total.high - total.tokens == tool_prompt.HIGH - tool_prompt.LOW
         assert f"incl. {tool_prompt.LOW}–{tool_prompt.HIGH} tool-use system prompt" in total.label()
         assert ("not in Anthropic's table" if model else "no Claude model named") in total.label()
+
+
+def _cli_costs(folder: Path, name: str, value: object, *targets: str) -> dict[str, object]:
+    import subprocess
+
+    (folder / name).write_text(json.dumps(value), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "check", "--cost", "--format", "json",
+                           *(a for t in targets for a in ("--target", t)), name], cwd=folder, capture_output=True,
+                          text=True)
+    assert "Traceback" not in done.stderr, done.stderr
+    file: dict[str, object] = json.loads(done.stdout)["costs"]["files"][0]
+    return file
+
+
+def test_a_gemini_request_body_with_name_only_declarations_is_the_samples_count(tmp_path: Path) -> None:
+    """Google's Go sample: four declarations of a name only add 76 tokens (99 with them, 23 without); a request
+    body names them ``function_declarations`` (the Python SDK's spelling) as readily as ``functionDeclarations``."""
+    pair = next(p for p in PAIRS if p.source.endswith("example_test.go"))
+    body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": pair.tools}
+    file = _cli_costs(tmp_path, "sample.request.json", body, "gemini")
+    assert file["total"] == {"gemini": pair.billed}
+    assert [t["name"] for t in file["tools"]] == ["add", "subtract", "multiply", "divide"]  # type: ignore[attr-defined]
+
+
+def test_declarations_of_a_name_only_have_a_number_for_every_target(tmp_path: Path) -> None:
+    file = _cli_costs(tmp_path, "names.tools.json", [{"name": "add"}, {"name": "subtract"}],
+                      "openai", "anthropic", "gemini", "mistral", "mcp", "bedrock")
+    totals = file["total"]
+    assert isinstance(totals, dict) and all(isinstance(n, int) and n > 0 for n in totals.values()), totals
