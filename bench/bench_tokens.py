@@ -255,7 +255,7 @@ def check_speed() -> None:
                            "bedrock") for a in ("--target", t)]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "server.tools.json"
-        path.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+        path.write_text(json.dumps({"tools": tools}, indent=2), encoding="utf-8")
         took = {}
         for label, extra in (("check", []), ("check --cost", ["--cost"])):
             runs = []
