@@ -28,6 +28,7 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
         return raws
     # Targets with the same estimate at the same tool (OpenAI Chat and Responses) share one finding.
     over: dict[tuple[str, int, str], list[str]] = {}
+    errors: dict[tuple[str, int, str], str] = {}  # the first target's measured error, shown with the figure
     for target in config.targets:
         model = model_for(target, config.models)
         method = method_for(target, model)
@@ -43,9 +44,12 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
                 crossed = obj
         if crossed is not None:
             over.setdefault((crossed.pointer, total, method.label), []).append(target)
+            errors.setdefault((crossed.pointer, total, method.label), method.error)
     for (pointer, total, label), targets in over.items():
         who = ", ".join(DISPLAY_NAMES.get(t, t) for t in targets)
-        raws.append(Raw(TOKEN_BUDGET, f"{who}: the {len(objects)} tools take ≈ {total:,} tokens (estimate, {label}); "
+        error = errors[(pointer, total, label)]
+        raws.append(Raw(TOKEN_BUDGET, f"{who}: the {len(objects)} tools take ≈ {total:,} tokens (estimate, {label}, "
+                        f"{error}); "
                         f"the configured max_tokens is {config.max_tokens:,}", pointer, "value", target=targets[0],
                         data={"targets": targets, "tokens": total}))
     return raws
