@@ -133,12 +133,13 @@ METHODS: Mapping[str, Method] = MappingProxyType({
 })
 
 #: Which named models each target's estimate can follow (the first of ``models`` that matches is used).
-_MODEL_OF = {
-    "openai": re.compile(r"^(ft:)?(gpt-|o\d|chatgpt)"),
+_OPENAI_MODELS = re.compile(r"^(ft:)?(gpt-|o\d|chatgpt)")
+_MODEL_OF: Mapping[str, re.Pattern[str]] = MappingProxyType({
+    "openai": _OPENAI_MODELS,
+    "openai-responses": _OPENAI_MODELS,
     "anthropic": re.compile(r"claude"),
     "bedrock": re.compile(r"claude"),
-}
-_MODEL_OF["openai-responses"] = _MODEL_OF["openai"]
+})
 _CL100K_MODELS = re.compile(r"^(ft:)?gpt-(3\.5|35|4)(?![o.\d])")
 
 
