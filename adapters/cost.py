@@ -492,12 +492,26 @@ def document_costs(costs: TokenCosts, value: Any, tools: Sequence[Any], targets:
     from .pointer import resolve
 
     objects = [(resolve(value, t.pointer, None), t.shape) for t in tools]
-    model = {target: model_for(target, models) for target in targets}
+    named, choice = _request_settings(value)
+    model = {target: model_for(target, [*named, *models]) for target in targets}
     per_tool = tuple(ToolCosts(t.index, t.name, tuple(costs.tool(v, s, target, options_for(target), model[target])
                                                       for target in targets))
                      for t, (v, s) in zip(tools, objects, strict=True))
-    return DocumentCosts(per_tool, tuple(costs.total(objects, target, options_for(target), model[target])
+    return DocumentCosts(per_tool, tuple(costs.total(objects, target, options_for(target), model[target], choice)
                                          for target in targets))
+
+
+def _request_settings(value: Any) -> tuple[list[str], str]:
+    """A request body's own ``model`` (it comes before the configured models) and its ``tool_choice`` as
+    Anthropic names it (``auto``, ``any``, ``tool``, ``none``; OpenAI's ``required`` and a named function as
+    ``any`` and ``tool``)."""
+    if not isinstance(value, Mapping):
+        return [], "auto"
+    model = value.get("model")
+    choice = value.get("tool_choice")
+    kind = choice.get("type") if isinstance(choice, Mapping) else choice
+    kind = {"required": "any", "function": "tool"}.get(kind, kind) if isinstance(kind, str) else "auto"
+    return ([model] if isinstance(model, str) else []), kind
 
 
 def methods_dict(targets: Sequence[str], models: Sequence[str] = ()) -> dict[str, Any]:

@@ -160,3 +160,19 @@ def test_both_counters_are_exact_without_long_runs_and_close_with_them() -> None
         exact = tokens(text)
         for counted in (bounded_count(tokens, text), count(text)):
             assert abs(counted - exact) <= max(2, exact * 0.02), (text[:40], counted, exact)
+
+
+def test_a_request_bodys_model_and_tool_choice_select_the_encoding_and_the_system_prompt(tmp_path: Path) -> None:
+    tool = {"name": "get_weather", "description": "Weather", "input_schema": {"type": "object", "properties": {
+        "city": {"type": "string"}}, "required": ["city"]}}
+    body = {"model": "claude-3-haiku-20240307", "max_tokens": 10, "tool_choice": {"type": "any"}, "tools": [tool],
+            "messages": [{"role": "user", "content": "hi"}]}
+    file = _cli_costs(tmp_path, "haiku.request.json", body, "anthropic", "openai")
+    per_target = file["per_target"]
+    assert isinstance(per_target, dict) and isinstance(file["tools"], list)
+    own = file["tools"][0]["tokens"]["anthropic"]
+    assert per_target["anthropic"]["tool_use_system_prompt"]["tokens"] == [340, 340]
+    assert file["total"]["anthropic"] == own + 340  # type: ignore[index]
+    body["model"] = "gpt-4"
+    file = _cli_costs(tmp_path, "gpt4.request.json", body, "openai")
+    assert "(OpenAI, cl100k," in file["per_target"]["openai"]["label"]  # type: ignore[index]
