@@ -151,7 +151,6 @@ def _sdk_quiet() -> Iterator[None]:
 def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None) -> int:
     import anyio
     from mcp.server.stdio import stdio_server
-
     from toolcast.server.mcp_source import failure_text
     from toolcast.server.proxy.bridge import ProxyError
     from toolcast.server.proxy.bridge import run as run_proxy

@@ -13,9 +13,9 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, cast
 
 import anyio
 import mcp_types as mt
@@ -23,7 +23,6 @@ from mcp import ClientSession
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
-
 from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.proxy_plan import Plan, ProxySettings, lower_tools
 from toolcast.server.mcp_source import McpSource, tool_json
@@ -32,7 +31,6 @@ from .report import Reporter
 from .stderr_tail import StderrTail
 
 _MAX_PAGES = 1_000
-_R = TypeVar("_R")
 #: JSON-RPC's "internal error": what the host gets when the server cannot be asked.
 _INTERNAL = -32603
 
@@ -86,7 +84,7 @@ def make_plan(tools: list[dict[str, Any]], state_settings: ProxySettings, server
 def host_server(state: ProxyState, upstream: ClientSession, caps: mt.ServerCapabilities) -> Server[Any]:
     """The low-level SDK server the host talks to, declaring what the server declared."""
 
-    async def forward(ctx: Any, request: Any, result: type[_R]) -> _R:
+    async def forward(ctx: Any, request: Any, result: type[Any]) -> Any:
         state.host = ctx.session
         try:
             return await upstream.send_request(request, result)
@@ -128,7 +126,7 @@ def host_server(state: ProxyState, upstream: ClientSession, caps: mt.ServerCapab
         warnings.simplefilter("ignore")
         if caps.logging is not None:
             handlers["on_set_logging_level"] = passing(mt.SetLevelRequest, mt.EmptyResult)
-        server: Server[Any] = Server(state.server_name, version="toolcast-proxy", **handlers)
+        server: Server[Any] = cast(Any, Server)(state.server_name, version="toolcast-proxy", **handlers)
     server.middleware.clear()  # no tracing spans per message
     return server
 
@@ -153,11 +151,11 @@ async def call_upstream(state: ProxyState, upstream: ClientSession, host: Server
                              problems=[{"pointer": p, "message": m} for p, m in mapped.problems])
         return _call_error(f"the arguments do not match the tool's schema, so the call was not sent: {found}")
 
-    async def progress(done: float, total: float | None, message: str | None) -> None:
-        await host.report_progress(done, total, message)
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        await host.report_progress(progress, total, message)
 
     try:
-        result = await upstream.call_tool(mapped.name, mapped.arguments, progress_callback=progress,
+        result = await upstream.call_tool(mapped.name, mapped.arguments, progress_callback=on_progress,
                                           meta=params.meta)
     except MCPError as exc:
         return _call_error(f"the server answered with an error: {exc.message}")
@@ -167,8 +165,10 @@ async def call_upstream(state: ProxyState, upstream: ClientSession, host: Server
     return result
 
 
-def client_callbacks(state: ProxyState, relist: Callable[[], Awaitable[None]],
-                     spawn: Callable[[Callable[[], Awaitable[None]]], None]) -> dict[str, Any]:
+Job = Callable[[], Coroutine[Any, Any, None]]
+
+
+def client_callbacks(state: ProxyState, relist: Job, spawn: Callable[[Job], None]) -> dict[str, Any]:
     """What the server sends the client, sent on to the host."""
 
     async def ask_host(request: Any, result: type[Any]) -> Any:
@@ -247,7 +247,7 @@ async def run(source: McpSource, settings: ProxySettings, timeout: float, report
             if state.host is not None:
                 await state.host.send_tool_list_changed()
 
-        def spawn(job: Callable[[], Awaitable[None]]) -> None:
+        def spawn(job: Job) -> None:
             group.start_soon(job)
 
         read, write = await _connect(stack, source, tail)
