@@ -9,10 +9,11 @@ import argparse
 import contextlib
 import json
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 NAME = "proxy"
 
@@ -160,16 +161,22 @@ def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None) -> i
     reporter = Reporter(log)
     tail = None if source.url else StderrTail()
     where = f"MCP server `{source.describe()}`"
+
+    def gone(why: str) -> None:  # the server is gone and the host's stdin holds the proxy: end it here
+        reporter.line(f"{where}: {why}{tail.tail() if tail else ''}")
+        os._exit(1)
+
     try:
         with _sdk_quiet():
-            anyio.run(run_proxy, source, settings, timeout, reporter, stdio_server, _who(settings), tail)
+            anyio.run(run_proxy, source, settings, timeout, reporter, stdio_server, _who(settings), tail, gone)
     except KeyboardInterrupt:
         return 130
-    except ProxyError as exc:
-        reporter.line(f"{where}: {exc}{tail.tail() if tail else ''}")
-        return 1
     except BaseException as exc:  # the SDK's task groups wrap transport errors in groups
-        text = "no answer within the timeout" if _is_timeout(exc) else failure_text(exc)
+        ours = _find(exc, ProxyError)
+        if ours is not None:
+            reporter.line(f"{where}: {ours}{tail.tail() if tail else ''}")
+            return 1 if ours.serving else 2
+        text = f"no answer within {timeout:g} s" if _find(exc, TimeoutError) else failure_text(exc)
         reporter.line(f"{where}: {text}{tail.tail() if tail else ''}")
         return 2
     finally:
@@ -178,7 +185,16 @@ def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None) -> i
     return 0
 
 
-def _is_timeout(exc: BaseException) -> bool:
+_E = TypeVar("_E", bound=BaseException)
+
+
+def _find(exc: BaseException, kind: type[_E]) -> _E | None:
+    """The first ``kind`` in a (possibly grouped) failure."""
+    if isinstance(exc, kind):
+        return exc
     if isinstance(exc, BaseExceptionGroup):
-        return any(_is_timeout(e) for e in exc.exceptions)
-    return isinstance(exc, TimeoutError)
+        for inner in exc.exceptions:
+            found = _find(inner, kind)
+            if found is not None:
+                return found
+    return None

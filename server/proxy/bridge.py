@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -36,7 +37,11 @@ _INTERNAL = -32603
 
 
 class ProxyError(Exception):
-    """The proxy cannot go on; the message is one line for the user (the server's stderr tail added)."""
+    """The proxy cannot start (``serving`` false) or go on; the message is one line for the user."""
+
+    def __init__(self, text: str, *, serving: bool = False) -> None:
+        super().__init__(text)
+        self.serving = serving
 
 
 @dataclass
@@ -49,8 +54,11 @@ class ProxyState:
     server_name: str
     reporter: Reporter
     who: str
+    timeout: float
     host: ServerSession | None = None
     stopped: list[str] = field(default_factory=list)
+    #: Until the tools are listed: output that is not MCP then ends the start (later it is logged).
+    starting: anyio.CancelScope | None = None
 
 
 def _call_error(text: str) -> mt.CallToolResult:
@@ -158,6 +166,10 @@ async def call_upstream(state: ProxyState, upstream: ClientSession, host: Server
         result = await upstream.call_tool(mapped.name, mapped.arguments, progress_callback=on_progress,
                                           meta=params.meta)
     except MCPError as exc:
+        if exc.code == mt.REQUEST_TIMEOUT:
+            return _call_error(f"the server did not answer within {state.timeout:g} s; the call was cancelled")
+        if "closed" in exc.message.lower():
+            return _call_error("the server closed the connection before it answered (did it exit?)")
         return _call_error(f"the server answered with an error: {exc.message}")
     except Exception as exc:  # a result that is not MCP, or one its own outputSchema rejects
         return _call_error(f"the server's result could not be read: {type(exc).__name__}: "
@@ -197,8 +209,12 @@ def client_callbacks(state: ProxyState, relist: Job, spawn: Callable[[Job], None
 
     async def message(item: Any) -> None:
         if isinstance(item, Exception):
-            state.reporter.line(f"the server wrote something that is not MCP (ignored): "
-                                f"{' '.join(str(item).split())[:200]}")
+            what = " ".join(str(item).split())[:200]
+            if state.starting is not None:
+                state.stopped.append(f"wrote something that is not MCP (JSON-RPC) while starting: {what}")
+                state.starting.cancel()
+            else:
+                state.reporter.line(f"the server wrote something that is not MCP (ignored): {what}")
         elif isinstance(item, mt.ToolListChangedNotification):
             spawn(relist)  # listing again waits for the server: never inside its reader
         elif isinstance(item, (mt.ResourceUpdatedNotification, mt.ResourceListChangedNotification,
@@ -226,14 +242,20 @@ async def _connect(stack: contextlib.AsyncExitStack, source: McpSource, tail: St
 
 
 HostStreams = Callable[[], contextlib.AbstractAsyncContextManager[tuple[Any, Any]]]
+#: Seconds the proxy waits, once the server is gone, for its own orderly end before it exits anyway: the
+#: SDK's stdio reader waits in a thread for the host's next line, which may never come.
+_GRACE = 3.0
 
 
 async def run(source: McpSource, settings: ProxySettings, timeout: float, reporter: Reporter,
-              host_streams: HostStreams, who: str, tail: StderrTail | None) -> None:
-    """Serve until the host disconnects (returns) or the server is gone (``ProxyError``)."""
+              host_streams: HostStreams, who: str, tail: StderrTail | None,
+              gone: Callable[[str], None] = lambda why: None) -> None:
+    """Serve until the host disconnects (returns) or the server is gone (``ProxyError``; ``gone`` is called
+    with the reason if the proxy has not ended ``_GRACE`` seconds later, and must end the process)."""
     async with contextlib.AsyncExitStack() as stack:
         group = await stack.enter_async_context(anyio.create_task_group())
-        state = ProxyState(make_plan([], settings, ""), settings, settings.server_name or "", reporter, who)
+        state = ProxyState(make_plan([], settings, ""), settings, settings.server_name or "", reporter, who,
+                           timeout)
 
         async def relist() -> None:
             try:
@@ -255,24 +277,32 @@ async def run(source: McpSource, settings: ProxySettings, timeout: float, report
             read, write, read_timeout_seconds=timeout, client_info=mt.Implementation(name="toolcast-proxy",
                                                                                       version="1"),
             **client_callbacks(state, relist, spawn)))
-        with anyio.fail_after(timeout):
+        with anyio.fail_after(timeout), anyio.CancelScope() as state.starting:
             init = await upstream.initialize()
             tools = await _list_all(upstream) if init.capabilities.tools is not None else []
+        if state.stopped:
+            raise ProxyError(state.stopped[0])
+        state.starting = None
         state.server_name = settings.server_name or init.server_info.name
         state.plan = make_plan(tools, settings, state.server_name)
         reporter.plan(state.plan, state.server_name, len(tools), who)
         server = host_server(state, upstream, init.capabilities)
         options = initialization(server, init.capabilities)
         if tail is not None:
-            group.start_soon(_watch_server, tail, state, group.cancel_scope)
+            group.start_soon(_watch_server, tail, state, group.cancel_scope, gone)
         async with host_streams() as (host_read, host_write):
             await server.run(host_read, host_write, options)
         group.cancel_scope.cancel()
     if state.stopped:
-        raise ProxyError(state.stopped[0])
+        raise ProxyError(state.stopped[0], serving=True)
 
 
-async def _watch_server(tail: StderrTail, state: ProxyState, scope: anyio.CancelScope) -> None:
+async def _watch_server(tail: StderrTail, state: ProxyState, scope: anyio.CancelScope,
+                        gone: Callable[[str], None]) -> None:
     await anyio.to_thread.run_sync(tail.closed.wait, abandon_on_cancel=True)
-    state.stopped.append("the server exited (its stderr closed)")
+    why = "the server exited (its stderr closed)"
+    state.stopped.append(why)
+    timer = threading.Timer(_GRACE, gone, (why,))
+    timer.daemon = True
+    timer.start()
     scope.cancel()

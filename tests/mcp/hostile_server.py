@@ -1,11 +1,12 @@
 """An MCP server with hostile tools, for the proxy's tests, written with the `mcp` SDK's low-level Server:
-recursive `$ref`s, a root `anyOf`, a root that is not an object, names with dots and spaces and names too
+recursive `$ref`s, a root `anyOf`, names with dots and spaces and names too
 long for a host's prefix, and enough tools (150) to pass a host's budget. Every call answers with what the
 server received (JSON: name and arguments), so a test sees exactly what reached it. Some tools misbehave on
 purpose: `crash` exits mid-call, `hang` never answers, `slow` reports progress and logs, `ask` asks the
 client to sample a message. `relist` makes the tool list change (and says so).
 
-`python hostile_server.py` serves over stdio. Each call is also appended to $HOSTILE_CALLS when set."""
+`python hostile_server.py` serves over stdio. Each call (and each cancelled call) is also appended to
+$HOSTILE_CALLS when set; the server's process id is written to $HOSTILE_PID when set."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 
 LONG = "summarise_the_quarterly_financial_statements_for_every_subsidiary_company_in_the_group"
-FILLERS = 150 - 13
+FILLERS = 150 - 12
 EXTRA: list[dict[str, Any]] = []
 
 
@@ -37,12 +38,12 @@ def tools() -> list[dict[str, Any]]:
         {"name": "tree", "description": "Count the nodes of a tree.",
          "inputSchema": {"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "required": ["root"],
                          "$defs": {"Node": node}}},
-        {"name": "loop", "description": "A schema whose definitions refer to each other only.",
-         "inputSchema": {"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}},
+        {"name": "loop", "description": "A property whose definitions refer to each other only.",
+         "inputSchema": {"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
+                         "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}},
         {"name": "either", "description": "Root anyOf.",
-         "inputSchema": {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+         "inputSchema": {"type": "object", "anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
                                    {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}]}},
-        {"name": "scalar", "description": "A root that is not an object.", "inputSchema": {"type": "string"}},
         {"name": LONG, "description": "A name longer than a prefixed host name allows.",
          "inputSchema": {"type": "object", "properties": {"year": {"type": "integer", "minimum": 2000}},
                          "required": ["year"]}},
@@ -63,20 +64,28 @@ def tools() -> list[dict[str, Any]]:
     return out + EXTRA
 
 
+def record(what: dict[str, Any]) -> None:
+    if os.environ.get("HOSTILE_CALLS"):
+        with open(os.environ["HOSTILE_CALLS"], "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(what) + "\n")
+
+
 async def list_tools(ctx: Any, params: mt.PaginatedRequestParams | None) -> mt.ListToolsResult:
     return mt.ListToolsResult(tools=[mt.Tool.model_validate(t) for t in tools()])
 
 
 async def call_tool(ctx: Any, params: mt.CallToolRequestParams) -> mt.CallToolResult:
-    received = {"name": params.name, "arguments": params.arguments}
-    if os.environ.get("HOSTILE_CALLS"):
-        with open(os.environ["HOSTILE_CALLS"], "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(received) + "\n")
+    received: dict[str, Any] = {"name": params.name, "arguments": params.arguments}
+    record(received)
     if params.name == "crash":
         print("hostile server: crashing now", file=sys.stderr, flush=True)
         os._exit(3)
     if params.name == "hang":
-        await anyio.sleep_forever()
+        try:
+            await anyio.sleep_forever()
+        except anyio.get_cancelled_exc_class():
+            record({"cancelled": params.name})
+            raise
     if params.name == "slow":
         for step in range(3):
             await ctx.session.report_progress(step + 1, 3, f"step {step + 1}")
@@ -111,6 +120,9 @@ async def get_prompt(ctx: Any, params: mt.GetPromptRequestParams) -> mt.GetPromp
 
 
 async def main() -> None:
+    if os.environ.get("HOSTILE_PID"):
+        with open(os.environ["HOSTILE_PID"], "w", encoding="utf-8") as fh:
+            fh.write(str(os.getpid()))
     server: Server[Any] = Server("hostile", version="1", on_list_tools=list_tools, on_call_tool=call_tool,
                                  on_read_resource=read_resource, on_list_resources=list_resources,
                                  on_list_prompts=list_prompts, on_get_prompt=get_prompt)

@@ -17,7 +17,8 @@ from toolcast.adapters.proxy_plan import ProxySettings, ProxySettingsError, dial
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "convert"))
 from sdk import VALIDATORS, check_documented_rules  # noqa: E402
 
-TOOLS = hostile_server.tools()
+#: The server's tools, and one the SDK would not let it list (other SDKs do): a root that is not an object.
+TOOLS = [*hostile_server.tools(), {"name": "scalar", "description": "Not an object.", "inputSchema": {"type": "string"}}]
 GEMINI = ProxySettings(hosts=("gemini-cli",), models=("gemini-2.5-pro",))
 
 
@@ -51,7 +52,7 @@ def test_what_gemini_cannot_take_is_left_out_with_the_reason() -> None:
     left = {x.name: x.reason for x in plan.left_out}
     assert "either" in left and "root-not-object" in left["either"]
     assert "scalar" in left
-    assert "loop" in left  # definitions that only refer to each other have nothing Gemini can take
+    assert {t.original_name for t in plan.served} >= {"loop", "tree", "pick", "lookup.by name"}
     assert {t.original_name for t in plan.served} | set(left) == {t["name"] for t in TOOLS}
 
 
@@ -87,7 +88,7 @@ def test_budgets_include_exclude_and_max_tools() -> None:
     assert {t.original_name for t in only.served} == {f"filler_{i:03d}" for i in range(10, hostile_server.FILLERS)}
     capped = lower_tools(TOOLS, ProxySettings(hosts=("gemini-cli",), max_tools=5), "hostile")
     assert len(capped.served) == 5
-    unservable = {"either", "scalar", "loop"}
+    unservable = {"either", "scalar"}
     assert {x.name for x in capped.left_out if "over the limit of 5" not in x.reason} == unservable
     assert capped.tokens is None or capped.tokens < lower_tools(TOOLS, GEMINI, "hostile").tokens  # type: ignore[operator]
 
