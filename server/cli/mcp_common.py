@@ -38,7 +38,8 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
 
 def split_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
     """``(toolcast's own arguments, the server or tool command)``: the command is what follows the
-    first ``--`` when ``--mcp`` or ``--exec`` comes before it, or the command is ``proxy``; otherwise the arguments are left as they are."""
+    first ``--`` when ``--mcp`` or ``--exec`` comes before it, or the command is ``proxy``; otherwise the
+    arguments are left as they are."""
     words = list(argv)
     if SEPARATOR not in words:
         return words, None

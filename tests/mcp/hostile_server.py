@@ -42,8 +42,9 @@ def tools() -> list[dict[str, Any]]:
          "inputSchema": {"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}},
                          "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}},
         {"name": "either", "description": "Root anyOf.",
-         "inputSchema": {"type": "object", "anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
-                                   {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}]}},
+         "inputSchema": {"type": "object", "anyOf": [
+             {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+             {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}]}},
         {"name": LONG, "description": "A name longer than a prefixed host name allows.",
          "inputSchema": {"type": "object", "properties": {"year": {"type": "integer", "minimum": 2000}},
                          "required": ["year"]}},

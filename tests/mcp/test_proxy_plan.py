@@ -15,10 +15,11 @@ from toolcast.adapters.consumers import consumer, model_family
 from toolcast.adapters.proxy_plan import ProxySettings, ProxySettingsError, dialect, lower_tools
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "convert"))
-from sdk import VALIDATORS, check_documented_rules  # noqa: E402
+from sdk import VALIDATORS, check_documented_rules
 
 #: The server's tools, and one the SDK would not let it list (other SDKs do): a root that is not an object.
-TOOLS = [*hostile_server.tools(), {"name": "scalar", "description": "Not an object.", "inputSchema": {"type": "string"}}]
+TOOLS = [*hostile_server.tools(),
+         {"name": "scalar", "description": "Not an object.", "inputSchema": {"type": "string"}}]
 GEMINI = ProxySettings(hosts=("gemini-cli",), models=("gemini-2.5-pro",))
 
 
