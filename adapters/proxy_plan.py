@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import json
+import re
+from datetime import datetime
+from functools import cache
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from . import pointer as jp
 from .checks.config import CheckConfig
 from .checks.consumer_checks import prefixed_name, tool_raws
 from .consumers import Consumer, consumer, model_family
@@ -137,8 +142,52 @@ class Plan:
 
 
 def validate_arguments(tool: CanonicalTool, arguments: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """Where ``arguments`` break the server's own schema for ``tool``: the one place the proxy validates."""
-    return tuple(argument_errors(tool, arguments))
+    """Where ``arguments`` break the server's own schema for ``tool``: the one place the proxy validates.
+    Formats are asserted too (a lowered schema states them in the description only, and servers such as
+    zod-based ones reject a malformed URL), for the formats ``_formats`` knows."""
+    problems = argument_errors(tool, arguments)
+    if problems or not _mentions_format(tool.parameters):
+        return tuple(problems)
+    from jsonschema import Draft202012Validator
+
+    try:
+        validator = Draft202012Validator(tool.parameters, format_checker=_formats())
+        found = [e for e in validator.iter_errors(arguments) if e.validator == "format"]
+    except Exception:  # a schema the checks already could not apply (argument_errors said so)
+        return ()
+    return tuple((jp.from_parts([str(p) for p in e.absolute_path]), e.message) for e in found)
+
+
+def _mentions_format(schema: Any) -> bool:
+    return '"format"' in json.dumps(schema)
+
+
+@cache
+def _formats() -> Any:
+    """The formats asserted: jsonschema's own (without `regex`: a pattern a model sent is not compiled here)
+    and `uri` / `date-time`, which jsonschema checks only with optional packages."""
+    from jsonschema import FormatChecker
+
+    checker = FormatChecker([f for f in ("date", "email", "ipv4", "ipv6", "uuid") if f in FormatChecker.checkers])
+
+    @checker.checks("uri", raises=ValueError)
+    def _uri(value: object) -> bool:
+        if not isinstance(value, str):
+            return True
+        return bool(_URI.fullmatch(value))
+
+    @checker.checks("date-time", raises=ValueError)
+    def _date_time(value: object) -> bool:
+        if not isinstance(value, str):
+            return True
+        datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+        return "T" in value.upper()
+
+    return checker
+
+
+#: An absolute URI (RFC 3986): a scheme, then no spaces.
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]*")
 
 
 def selection(settings: ProxySettings) -> tuple[Consumer, ...]:

@@ -3,6 +3,7 @@ providers' own SDK types and documented rules, and how calls come back: the pure
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -132,3 +133,14 @@ def test_other_dialects_serve_what_their_sdk_accepts(target: str) -> None:
         VALIDATORS["mcp"](tool.served)
         call = plan.map_call(tool.name, {})
         assert call is not None and call.name == tool.original_name
+
+
+def test_formats_the_lowering_moved_to_the_description_are_still_asserted() -> None:
+    tool = {"name": "open", "inputSchema": {"type": "object", "properties": {
+        "url": {"type": "string", "format": "uri"}, "at": {"type": "string", "format": "date-time"}}}}
+    plan = lower_tools([tool], GEMINI, "hostile")
+    assert "format" not in json.dumps(plan.tools()[0]["inputSchema"]).replace("(constraints", "")
+    good = plan.map_call("open", {"url": "https://example.com/a", "at": "2026-11-28T10:00:00Z"})
+    assert good is not None and good.problems == ()
+    bad = plan.map_call("open", {"url": "example", "at": "tomorrow"})
+    assert bad is not None and sorted(p for p, _ in bad.problems) == ["/at", "/url"]
