@@ -3,7 +3,6 @@ providers' own SDK types and documented rules, and how calls come back: the pure
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -139,7 +138,8 @@ def test_formats_the_lowering_moved_to_the_description_are_still_asserted() -> N
     tool = {"name": "open", "inputSchema": {"type": "object", "properties": {
         "url": {"type": "string", "format": "uri"}, "at": {"type": "string", "format": "date-time"}}}}
     plan = lower_tools([tool], GEMINI, "hostile")
-    assert "format" not in json.dumps(plan.tools()[0]["inputSchema"]).replace("(constraints", "")
+    url = plan.tools()[0]["inputSchema"]["properties"]["url"]
+    assert "format" not in url and "uri" in url["description"]  # Gemini takes no `uri` format
     good = plan.map_call("open", {"url": "https://example.com/a", "at": "2026-11-28T10:00:00Z"})
     assert good is not None and good.problems == ()
     bad = plan.map_call("open", {"url": "example", "at": "tomorrow"})
