@@ -21,7 +21,7 @@ from proxy_client import minimal_arguments, proxied, stderr_text
 from test_proxy_plan import as_gemini
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "convert"))
-from sdk import VALIDATORS, check_documented_rules  # noqa: E402
+from sdk import VALIDATORS, check_documented_rules
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 REFUSED = "do not match the tool's schema"
@@ -47,8 +47,9 @@ def test_everything_for_gemini_cli_serves_valid_tools_and_calls_reach_the_server
 
     async def scenario() -> None:
         with anyio.fail_after(900):
-            async with proxied("--for", "gemini-cli", "--timeout", "120", "--log", str(log), server=server, sampling_callback=sampling,
-                               elicitation_callback=elicitation, list_roots_callback=roots) as (session, errlog):
+            async with proxied("--for", "gemini-cli", "--timeout", "120", "--log", str(log), server=server,
+                               sampling_callback=sampling, elicitation_callback=elicitation,
+                               list_roots_callback=roots) as (session, errlog):
                 tools = (await session.list_tools()).tools
                 assert len(tools) >= 13, stderr_text(errlog)
                 for tool in tools:
