@@ -113,8 +113,6 @@ class Plan:
     target: str
     served: tuple[ServedTool, ...]
     left_out: tuple[LeftOut, ...]
-    #: Estimated tokens of the served tools in one request to ``target`` (None: no tokenizer).
-    tokens: int | None
     _by_name: Mapping[str, ServedTool] = field(repr=False, compare=False, default_factory=dict)
 
     def tools(self) -> list[dict[str, Any]]:
@@ -133,9 +131,14 @@ class Plan:
         back, _ = to_canonical_call(ToolCall("proxy", wire, dict(arguments or {})), (tool.tool,), (tool.conversion,))
         return MappedCall(tool.original_name, back.arguments, validate_arguments(tool.tool, back.arguments))
 
+    def tokens(self, costs: TokenCosts | None = None) -> int | None:
+        """Estimated tokens of the served tools in one request to ``target`` (None: no tokenizer); counted when
+        asked, after the list is served."""
+        return (costs or TokenCosts()).converted([t.conversion.output for t in self.served], self.target).tokens
+
     def summary(self) -> dict[str, Any]:
         """The JSON form of the plan (``--dry-run --format json`` and the log's start record)."""
-        return {"target": self.target, "tokens": self.tokens,
+        return {"target": self.target, "tokens": self.tokens(),
                 "served": [{"name": t.name, "server_name": t.original_name, "losses": [x.to_dict() for x in t.losses]}
                            for t in self.served],
                 "left_out": [{"name": x.name, "reason": x.reason} for x in self.left_out]}
@@ -236,8 +239,7 @@ def _host_dialect(host: str) -> str:
     return consumer(host).over or HOST_DIALECTS.get(host, "openai")
 
 
-def lower_tools(tools: Sequence[Mapping[str, Any]], settings: ProxySettings, server: str,
-                costs: TokenCosts | None = None) -> Plan:
+def lower_tools(tools: Sequence[Mapping[str, Any]], settings: ProxySettings, server: str) -> Plan:
     """The plan for the server's ``tools`` (``tools/list`` JSON, in the server's order); ``server`` is the
     server's own name, used for host prefixes when ``settings.server_name`` is not given."""
     selection(settings)  # unknown names are the error, before anything is lowered
@@ -264,8 +266,7 @@ def lower_tools(tools: Sequence[Mapping[str, Any]], settings: ProxySettings, ser
     if cap is not None and len(served) > cap:
         left.extend(LeftOut(t.original_name, f"over the limit of {cap} tools") for t in served[cap:])
         served = served[:cap]
-    tokens = (costs or TokenCosts()).total([(t.served, "mcp") for t in served], target).tokens
-    return Plan(target, tuple(served), tuple(left), tokens, MappingProxyType({t.name: t for t in served}))
+    return Plan(target, tuple(served), tuple(left), MappingProxyType({t.name: t for t in served}))
 
 
 def _active_rules(config: CheckConfig) -> Iterable[Any]:

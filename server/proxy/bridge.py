@@ -16,6 +16,7 @@ import threading
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, cast
 
 import anyio
@@ -245,6 +246,8 @@ HostStreams = Callable[[], contextlib.AbstractAsyncContextManager[tuple[Any, Any
 #: Seconds the proxy waits, once the server is gone, for its own orderly end before it exits anyway: the
 #: SDK's stdio reader waits in a thread for the host's next line, which may never come.
 _GRACE = 3.0
+#: Seconds the calls in flight get to answer the host once the server is gone.
+_ANSWER_PENDING = 0.5
 
 
 async def run(source: McpSource, settings: ProxySettings, timeout: float, reporter: Reporter,
@@ -265,9 +268,10 @@ async def run(source: McpSource, settings: ProxySettings, timeout: float, report
             except (ProxyError, MCPError, TimeoutError) as exc:
                 reporter.line(f"the server's new tool list could not be read; serving the previous one: {exc}")
                 return
-            reporter.plan(state.plan, state.server_name, len(tools), state.who)
             if state.host is not None:
                 await state.host.send_tool_list_changed()
+            await anyio.to_thread.run_sync(reporter.plan, state.plan, state.server_name, len(tools), state.who,
+                                           abandon_on_cancel=True)
 
         def spawn(job: Job) -> None:
             group.start_soon(job)
@@ -285,7 +289,10 @@ async def run(source: McpSource, settings: ProxySettings, timeout: float, report
         state.starting = None
         state.server_name = settings.server_name or init.server_info.name
         state.plan = make_plan(tools, settings, state.server_name)
-        reporter.plan(state.plan, state.server_name, len(tools), who)
+        # Reported beside serving: the token estimate loads the tokenizer (seconds), which the host's
+        # initialize need not wait for.
+        group.start_soon(partial(anyio.to_thread.run_sync, reporter.plan, state.plan, state.server_name, len(tools),
+                                 who, abandon_on_cancel=True))
         server = host_server(state, upstream, init.capabilities)
         options = initialization(server, init.capabilities)
         if tail is not None:
@@ -302,6 +309,7 @@ async def _watch_server(tail: StderrTail, state: ProxyState, scope: anyio.Cancel
     await anyio.to_thread.run_sync(tail.closed.wait, abandon_on_cancel=True)
     why = "the server exited (its stderr closed)"
     state.stopped.append(why)
+    await anyio.sleep(_ANSWER_PENDING)  # calls in flight answer the host with an error result first
     timer = threading.Timer(_GRACE, gone, (why,))
     timer.daemon = True
     timer.start()

@@ -46,8 +46,9 @@ class Reporter:
         for out in plan.left_out:
             self.line(f"left out `{out.name}`: {out.reason}")
             self.event("left_out", tool=out.name, reason=out.reason)
-        cost = f"≈ {plan.tokens:,} tokens" if plan.tokens is not None else "tokens not estimated"
+        tokens = plan.tokens()
+        cost = f"≈ {tokens:,} tokens" if tokens is not None else "tokens not estimated (toolcast[tokens])"
         self.line(f"serving {len(plan.served)} of {total} tools of {server} for {who} ({plan.target} dialect), "
                   f"{cost}")
         self.event("serving", server=server, target=plan.target, served=len(plan.served), total=total,
-                   tokens=plan.tokens, tools={t.name: t.original_name for t in plan.served})
+                   tokens=tokens, tools={t.name: t.original_name for t in plan.served})
