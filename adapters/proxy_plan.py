@@ -16,10 +16,10 @@ import fnmatch
 import hashlib
 import json
 import re
-from datetime import datetime
-from functools import cache
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 

@@ -87,7 +87,7 @@ async def _timed_calls(session: ClientSession, count: int) -> list[float]:
 
 
 def _connect(argv: list[str]) -> Any:
-    return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]), errlog=open(os.devnull, "w"))  # noqa: SIM115
+    return stdio_client(StdioServerParameters(command=argv[0], args=argv[1:]), errlog=open(os.devnull, "w"))
 
 
 async def bench_latency(calls: int) -> None:
