@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 import mcp_types as mt
 import pytest
-from live_servers import npm_everything
+from live_servers import everything_http, free_port, npm_everything
 from proxy_client import minimal_arguments, proxied, stderr_text
 from test_proxy_plan import as_gemini
 
@@ -74,3 +74,21 @@ def test_everything_for_gemini_cli_serves_valid_tools_and_calls_reach_the_server
     refused = {name for name, text in outcomes.items() if REFUSED in text}
     assert refused <= widened, (refused, widened)
     assert len(outcomes) - len(refused) >= 13
+
+
+def test_a_streamable_http_server_is_proxied_to_stdio() -> None:
+    port = free_port()
+
+    async def scenario() -> None:
+        with anyio.fail_after(600):
+            async with proxied("--for", "gemini-cli", "--mcp-url", f"http://127.0.0.1:{port}/mcp", "--timeout", "120",
+                               server=[]) as (session, errlog):
+                tools = {t.name: t for t in (await session.list_tools()).tools}
+                assert "echo" in tools, stderr_text(errlog)
+                result = await session.call_tool("echo", {"message": "over http"})
+                assert not result.is_error and "over http" in result.content[0].text  # type: ignore[union-attr]
+                bad = await session.call_tool("get-sum", {"a": 1})
+                assert bad.is_error and REFUSED in bad.content[0].text  # type: ignore[union-attr]
+
+    with everything_http(port):
+        anyio.run(scenario)
