@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -42,6 +43,8 @@ def register(sub: Any) -> None:
                                                           "losses, then exit")
     p.add_argument("--format", choices=("human", "json"), default="human", help="--dry-run's output")
     p.add_argument("--mcp-url", metavar="URL", help="proxy the MCP server at this streamable HTTP URL")
+    p.add_argument("--listen", metavar="[HOST:]PORT",
+                   help="serve hosts over streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST: 127.0.0.1)")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                    help="give up on the server's start or on one request after this long (default: 60)")
     p.set_defaults(func=run, mcp_command=None)
@@ -74,7 +77,16 @@ def usage_problem(args: argparse.Namespace) -> str | None:
         return "--timeout must be a positive number of seconds"
     if args.max_tools is not None and args.max_tools < 0:
         return "--max-tools must be 0 or more"
+    if args.listen is not None and listen_address(args.listen) is None:
+        return f"--listen needs [HOST:]PORT, not {args.listen!r}"
     return None
+
+
+def listen_address(text: str) -> tuple[str, int] | None:
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"toolcast proxy: cannot write the log {args.log}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     try:
-        return _serve(source, settings, timeout, log)
+        return _serve(source, settings, timeout, log, listen_address(args.listen) if args.listen else None)
     finally:
         if log is not None:
             log.close()
@@ -149,7 +161,7 @@ def _sdk_quiet() -> Iterator[None]:
         sdk_log.propagate, sdk_log.level = saved
 
 
-def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None) -> int:
+def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None, listen: tuple[str, int] | None) -> int:
     import anyio
     from mcp.server.stdio import stdio_server
     from toolcast.server.mcp_source import failure_text
@@ -168,7 +180,8 @@ def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None) -> i
 
     try:
         with _sdk_quiet():
-            anyio.run(run_proxy, source, settings, timeout, reporter, stdio_server, _who(settings), tail, gone)
+            anyio.run(partial(run_proxy, source, settings, timeout, reporter, stdio_server, _who(settings), tail, gone,
+                              listen))
     except KeyboardInterrupt:
         return 130
     except BaseException as exc:  # the SDK's task groups wrap transport errors in groups

@@ -252,9 +252,10 @@ _ANSWER_PENDING = 0.5
 
 async def run(source: McpSource, settings: ProxySettings, timeout: float, reporter: Reporter,
               host_streams: HostStreams, who: str, tail: StderrTail | None,
-              gone: Callable[[str], None] = lambda why: None) -> None:
+              gone: Callable[[str], None] = lambda why: None, listen: tuple[str, int] | None = None) -> None:
     """Serve until the host disconnects (returns) or the server is gone (``ProxyError``; ``gone`` is called
-    with the reason if the proxy has not ended ``_GRACE`` seconds later, and must end the process)."""
+    with the reason if the proxy has not ended ``_GRACE`` seconds later, and must end the process). With
+    ``listen`` (host, port), hosts connect over streamable HTTP at ``http://HOST:PORT/mcp`` instead of stdio."""
     async with contextlib.AsyncExitStack() as stack:
         group = await stack.enter_async_context(anyio.create_task_group())
         state = ProxyState(make_plan([], settings, ""), settings, settings.server_name or "", reporter, who,
@@ -297,8 +298,11 @@ async def run(source: McpSource, settings: ProxySettings, timeout: float, report
         options = initialization(server, init.capabilities)
         if tail is not None:
             group.start_soon(_watch_server, tail, state, group.cancel_scope, gone)
-        async with host_streams() as (host_read, host_write):
-            await server.run(host_read, host_write, options)
+        if listen is not None:
+            await _serve_http(server, listen, reporter)
+        else:
+            async with host_streams() as (host_read, host_write):
+                await server.run(host_read, host_write, options)
         group.cancel_scope.cancel()
     if state.stopped:
         raise ProxyError(state.stopped[0], serving=True)
@@ -314,3 +318,15 @@ async def _watch_server(tail: StderrTail, state: ProxyState, scope: anyio.Cancel
     timer.daemon = True
     timer.start()
     scope.cancel()
+
+
+async def _serve_http(server: Server[Any], listen: tuple[str, int], reporter: Reporter) -> None:
+    """The SDK's streamable HTTP app for the same handlers, under uvicorn (which the ``mcp`` extra brings), until
+    interrupted. Every session shares the one server connection (one host at a time is what the proxy is for)."""
+    import uvicorn
+
+    host, port = listen
+    config = uvicorn.Config(server.streamable_http_app(), host=host, port=port, log_level="warning",
+                            lifespan="on")
+    reporter.line(f"listening on http://{host}:{port}/mcp")
+    await uvicorn.Server(config).serve()

@@ -268,3 +268,39 @@ def test_dry_run_prints_what_would_be_served_and_exits() -> None:
     assert plan["target"] == "gemini"
     assert {x["name"] for x in plan["left_out"]} == {"either"}
     assert len(plan["tools"]) == len(plan["served"]) == 149
+
+
+def test_hosts_that_want_a_url_get_streamable_http(tmp_path: Path) -> None:
+    from live_servers import free_port
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    port = free_port()
+    err = tmp_path / "proxy.err"
+    argv = proxy_argv("--for", "gemini-cli", "--listen", f"127.0.0.1:{port}", server=HOSTILE)
+    with err.open("wb") as fh:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=fh,
+                                start_new_session=True)
+
+    async def scenario() -> None:
+        with anyio.fail_after(LIMIT):
+            while "listening on" not in err.read_text(encoding="utf-8"):
+                assert proc.poll() is None, err.read_text(encoding="utf-8")
+                await anyio.sleep(0.2)
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                tools = (await session.list_tools()).tools
+                lookup = served_name(tools, "Find a record")
+                answer = await session.call_tool(lookup, {"q": "over http"})
+                assert json.loads(answer.content[0].text)["name"] == "lookup.by name"  # type: ignore[union-attr]
+
+    try:
+        anyio.run(scenario)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        finally:
+            _stop(proc)
+    assert "Traceback" not in err.read_text(encoding="utf-8")
