@@ -35,6 +35,7 @@ from .stderr_tail import StderrTail
 _MAX_PAGES = 1_000
 #: JSON-RPC's "internal error": what the host gets when the server cannot be asked.
 _INTERNAL = -32603
+_SHOWN_NOT_MCP = 3
 
 
 class ProxyError(Exception):
@@ -58,6 +59,7 @@ class ProxyState:
     timeout: float
     host: ServerSession | None = None
     stopped: list[str] = field(default_factory=list)
+    not_mcp: int = 0
     #: Until the tools are listed: output that is not MCP then ends the start (later it is logged).
     starting: anyio.CancelScope | None = None
 
@@ -215,7 +217,10 @@ def client_callbacks(state: ProxyState, relist: Job, spawn: Callable[[Job], None
                 state.stopped.append(f"wrote something that is not MCP (JSON-RPC) while starting: {what}")
                 state.starting.cancel()
             else:
-                state.reporter.line(f"the server wrote something that is not MCP (ignored): {what}")
+                state.not_mcp += 1
+                if state.not_mcp <= _SHOWN_NOT_MCP:  # a server flooding its stdout does not flood the host's log
+                    more = " (further such output is ignored without a line)" if state.not_mcp == _SHOWN_NOT_MCP else ""
+                    state.reporter.line(f"the server wrote something that is not MCP (ignored): {what}{more}")
         elif isinstance(item, mt.ToolListChangedNotification):
             spawn(relist)  # listing again waits for the server: never inside its reader
         elif isinstance(item, (mt.ResourceUpdatedNotification, mt.ResourceListChangedNotification,

@@ -1,9 +1,9 @@
 """An MCP server with hostile tools, for the proxy's tests, written with the `mcp` SDK's low-level Server:
-recursive `$ref`s, a root `anyOf`, names with dots and spaces and names too
-long for a host's prefix, and enough tools (150) to pass a host's budget. Every call answers with what the
-server received (JSON: name and arguments), so a test sees exactly what reached it. Some tools misbehave on
-purpose: `crash` exits mid-call, `hang` never answers, `slow` reports progress and logs, `ask` asks the
-client to sample a message. `relist` makes the tool list change (and says so).
+recursive `$ref`s, a root `anyOf`, names with dots and spaces and names too long for a host's prefix, and
+enough tools (150) to pass a host's budget. Every call answers with what the server received (JSON: name and
+arguments), so a test sees exactly what reached it. Some tools misbehave on purpose: `crash` exits mid-call,
+`hang` never answers, `flood` writes 20 MB to stderr, `slow` reports progress and logs, `ask` asks the client
+to sample a message. `relist` makes the tool list change (and says so).
 
 `python hostile_server.py` serves over stdio. Each call (and each cancelled call) is also appended to
 $HOSTILE_CALLS when set; the server's process id is written to $HOSTILE_PID when set."""
@@ -21,7 +21,7 @@ from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 
 LONG = "summarise_the_quarterly_financial_statements_for_every_subsidiary_company_in_the_group"
-FILLERS = 150 - 12
+FILLERS = 150 - 13
 EXTRA: list[dict[str, Any]] = []
 
 
@@ -59,6 +59,7 @@ def tools() -> list[dict[str, Any]]:
         {"name": "slow", "description": "Reports progress and logs.", "inputSchema": {"type": "object"}},
         {"name": "ask", "description": "Asks the client to sample a message.", "inputSchema": {"type": "object"}},
         {"name": "relist", "description": "Adds a tool and says the list changed.", "inputSchema": {"type": "object"}},
+        {"name": "flood", "description": "Writes 20 MB to stderr.", "inputSchema": {"type": "object"}},
     ]
     out += [{"name": f"filler_{i:03d}", "description": f"Filler tool {i}.",
              "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}} for i in range(FILLERS)]
@@ -97,6 +98,12 @@ async def call_tool(ctx: Any, params: mt.CallToolRequestParams) -> mt.CallToolRe
             messages=[mt.SamplingMessage(role="user", content=mt.TextContent(type="text", text="hello?"))],
             max_tokens=10)), mt.CreateMessageResult)
         received["sampled"] = answer.content.text if isinstance(answer.content, mt.TextContent) else None
+    if params.name == "flood":
+        line = "flood " * 170 + "\n"
+        for _ in range(20_000):
+            sys.stderr.write(line)
+        sys.stderr.write("flood done\n")
+        sys.stderr.flush()
     if params.name == "relist":
         EXTRA.append({"name": "added.later", "inputSchema": {"type": "object"}})
         await ctx.session.send_tool_list_changed()

@@ -220,6 +220,29 @@ def test_a_host_that_disconnects_stops_the_server(tmp_path: Path) -> None:
         _stop(proc)
 
 
+def _rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def test_a_server_that_floods_its_stderr_keeps_the_proxy_bounded(tmp_path: Path) -> None:
+    proc, err = _proxy_process(tmp_path)
+    try:
+        _initialize(proc)
+        before = _rss_mib(proc.pid)
+        _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "flood", "arguments": {}}})
+        assert not _answer(proc, 2)["result"].get("isError")
+        _send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                     "params": {"name": "filler_000", "arguments": {"n": 1}}})
+        assert not _answer(proc, 3)["result"].get("isError")
+        assert _rss_mib(proc.pid) - before < 50  # the 20 MB went to stderr, not into the proxy's memory
+    finally:
+        _stop(proc)
+    assert err.stat().st_size > 20_000_000  # passed on to the host's log as it came
+
+
 def test_a_server_that_crashes_mid_call_ends_the_proxy_with_one_line(tmp_path: Path) -> None:
     proc, err = _proxy_process(tmp_path)
     try:
