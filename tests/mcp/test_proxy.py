@@ -327,3 +327,14 @@ def test_hosts_that_want_a_url_get_streamable_http(tmp_path: Path) -> None:
         finally:
             _stop(proc)
     assert "Traceback" not in err.read_text(encoding="utf-8")
+
+
+def test_the_selection_can_live_in_toolcast_toml(tmp_path: Path) -> None:
+    (tmp_path / "toolcast.toml").write_text('consumers = ["gemini-cli"]\nmodels = ["gemini-2.5-pro"]\n'
+                                            'server_name = "h"\nmax_tools = 5\n', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "toolcast.server.cli", "proxy", "--dry-run", "--format", "json",
+                           "--", *HOSTILE], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    plan = json.loads(done.stdout)
+    assert plan["target"] == "gemini" and len(plan["served"]) == 5
