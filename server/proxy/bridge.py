@@ -27,12 +27,11 @@ from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.proxy_plan import Plan, ProxySettings, lower_tools
-from toolcast.server.mcp_source import McpSource, tool_json
+from toolcast.server.mcp_source import McpSource, McpSourceError, list_all_tools
 
 from .report import Reporter
 from .stderr_tail import StderrTail
 
-_MAX_PAGES = 1_000
 #: JSON-RPC's "internal error": what the host gets when the server cannot be asked.
 _INTERNAL = -32603
 _SHOWN_NOT_MCP = 3
@@ -69,20 +68,10 @@ def _call_error(text: str) -> mt.CallToolResult:
 
 
 async def _list_all(session: ClientSession) -> list[dict[str, Any]]:
-    """Every page of the server's tools, as JSON; a repeated cursor ends the listing as an error."""
-    tools: list[dict[str, Any]] = []
-    cursor: str | None = None
-    seen: set[str] = set()
-    for _ in range(_MAX_PAGES):
-        page = await session.list_tools(params=mt.PaginatedRequestParams(cursor=cursor) if cursor else None)
-        tools.extend(tool_json(t) for t in page.tools)
-        cursor = page.next_cursor
-        if not cursor:
-            return tools
-        if cursor in seen:
-            raise ProxyError(f"tools/list returned the cursor {cursor[:40]!r} twice")
-        seen.add(cursor)
-    raise ProxyError(f"tools/list still had more pages after {_MAX_PAGES}")
+    try:
+        return await list_all_tools(session)
+    except McpSourceError as exc:
+        raise ProxyError(str(exc)) from None
 
 
 def make_plan(tools: list[dict[str, Any]], state_settings: ProxySettings, server: str) -> Plan:
