@@ -23,6 +23,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 PYPI_SERVERS = ("mcp-server-git==2026.10.19", "mcp-server-fetch==2026.10.24")
 NPM_EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31"
+NPM_INSPECTOR = "@modelcontextprotocol/inspector@0.15.0"
 _INSTALL_TIMEOUT = 900
 _UNREACHABLE = ("Max retries exceeded", "NewConnectionError", "Temporary failure in name resolution",
                 "Network is unreachable", "Name or service not known", "Could not fetch URL", "ConnectTimeout",
@@ -95,6 +96,24 @@ def npm_everything() -> Path:
                   NPM_EVERYTHING], prefix)
         marker.touch()
     return package
+
+
+def npm_inspector() -> Path:
+    """The MCP Inspector's command (its CLI mode: `mcp-inspector --cli COMMAND --method ...`)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.fail("npm is not installed: the MCP Inspector tests need Node.js and npm (as CI has)")
+    prefix = cache_dir() / "inspector"
+    marker = prefix / (".installed-" + NPM_INSPECTOR.replace("/", "+"))
+    with _installing("inspector"):
+        if not marker.exists():
+            shutil.rmtree(prefix, ignore_errors=True)
+            prefix.mkdir(parents=True)
+            _install("npm install " + NPM_INSPECTOR,
+                     [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error",
+                      NPM_INSPECTOR], prefix)
+            marker.touch()
+    return prefix / "node_modules" / ".bin" / "mcp-inspector"
 
 
 def free_port() -> int:

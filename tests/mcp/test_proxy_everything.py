@@ -8,7 +8,9 @@ a message the model can read, instead of sending it."""
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,8 +18,8 @@ from typing import Any
 import anyio
 import mcp_types as mt
 import pytest
-from live_servers import everything_http, free_port, npm_everything
-from proxy_client import minimal_arguments, proxied, stderr_text
+from live_servers import everything_http, free_port, npm_everything, npm_inspector
+from proxy_client import HOSTILE, minimal_arguments, proxied, proxy_argv, stderr_text
 from test_proxy_plan import as_gemini
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "convert"))
@@ -92,3 +94,26 @@ def test_a_streamable_http_server_is_proxied_to_stdio() -> None:
 
     with everything_http(port):
         anyio.run(scenario)
+
+
+def test_the_mcp_inspector_cli_lists_and_calls_through_the_proxy(tmp_path: Path) -> None:
+    inspector = npm_inspector()
+    # The Inspector reads options among the server's words: the proxy's command line goes in a script.
+    script = tmp_path / "proxy.sh"
+    script.write_text("#!/bin/sh\nexec " + " ".join(shlex.quote(w) for w in proxy_argv(
+        "--for", "gemini-cli", server=HOSTILE)) + "\n", encoding="utf-8")
+    script.chmod(0o755)
+
+    def inspect(*method: str) -> dict[str, Any]:
+        done = subprocess.run([str(inspector), "--cli", str(script), *method], capture_output=True, text=True,
+                              timeout=300, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, done.stdout + done.stderr
+        found: dict[str, Any] = json.loads(done.stdout)
+        return found
+
+    names = {t["name"] for t in inspect("--method", "tools/list")["tools"]}
+    assert "lookup.by_name" in names and "lookup.by name" not in names
+    ok = inspect("--method", "tools/call", "--tool-name", "lookup.by_name", "--tool-arg", "q=abc")
+    assert json.loads(ok["content"][0]["text"]) == {"name": "lookup.by name", "arguments": {"q": "abc"}}
+    refused = inspect("--method", "tools/call", "--tool-name", "lookup.by_name", "--tool-arg", "q=a")
+    assert refused["isError"] and REFUSED in refused["content"][0]["text"]

@@ -75,7 +75,7 @@ def test_calls_are_mapped_back_and_validated_against_the_servers_schema() -> Non
     name = next(t.name for t in plan.served if t.original_name == "lookup.by name")
     ok = plan.map_call(name, {"q": "ab", "limit": None})
     assert ok is not None and ok.problems == () and ok.arguments == {"q": "ab", "limit": None}
-    bad = plan.map_call(name, {"q": "a"})  # minLength 2 was folded into the description for Gemini
+    bad = plan.map_call(name, {"q": "a"})  # the server's minLength: 2
     assert bad is not None and [p for p, _ in bad.problems] == ["/q"]
     tree = next(t.name for t in plan.served if t.original_name == "tree")
     deep = {"root": {"label": "a", "children": [{"label": "b", "children": [{"label": "c"}]}]}}
