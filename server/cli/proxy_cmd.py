@@ -163,10 +163,10 @@ def _sdk_quiet() -> Iterator[None]:
 
 def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None, listen: tuple[str, int] | None) -> int:
     import anyio
-    from mcp.server.stdio import stdio_server
     from toolcast.server.mcp_source import failure_text
     from toolcast.server.proxy.bridge import ProxyError
     from toolcast.server.proxy.bridge import run as run_proxy
+    from toolcast.server.proxy.host_pipes import host_streams
     from toolcast.server.proxy.report import Reporter
     from toolcast.server.proxy.stderr_tail import StderrTail
 
@@ -175,22 +175,22 @@ def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None, list
     where = f"MCP server `{source.describe()}`"
 
     def gone(why: str) -> None:  # the server is gone and the host's stdin holds the proxy: end it here
-        reporter.line(f"{where}: {why}{tail.tail() if tail else ''}")
+        reporter.line(f"{where}: {why}{tail.tail() if tail else ''}", last=True)
         os._exit(1)
 
     try:
         with _sdk_quiet():
-            anyio.run(partial(run_proxy, source, settings, timeout, reporter, stdio_server, _who(settings), tail, gone,
+            anyio.run(partial(run_proxy, source, settings, timeout, reporter, host_streams, _who(settings), tail, gone,
                               listen))
     except KeyboardInterrupt:
         return 130
     except BaseException as exc:  # the SDK's task groups wrap transport errors in groups
         ours = _find(exc, ProxyError)
         if ours is not None:
-            reporter.line(f"{where}: {ours}{tail.tail() if tail else ''}")
+            reporter.line(f"{where}: {ours}{tail.tail() if tail else ''}", last=True)
             return 1 if ours.serving else 2
         text = f"no answer within {timeout:g} s" if _find(exc, TimeoutError) else failure_text(exc)
-        reporter.line(f"{where}: {text}{tail.tail() if tail else ''}")
+        reporter.line(f"{where}: {text}{tail.tail() if tail else ''}", last=True)
         return 2
     finally:
         if tail is not None:

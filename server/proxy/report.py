@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from typing import IO, Any
 
@@ -17,21 +18,32 @@ class Reporter:
     def __init__(self, log: IO[str] | None = None, stream: IO[str] | None = None) -> None:
         self._log = log
         self._stream = stream or sys.stderr
+        self._lock = threading.Lock()  # the plan is reported from a worker thread, beside serving
+        self._ended = False
 
-    def line(self, text: str) -> None:
-        try:
-            self._stream.write(f"{PREFIX}: {text}\n")
-            self._stream.flush()
-        except (OSError, ValueError):
-            pass  # a host that closed our stderr does not stop the proxy
+    def line(self, text: str, *, last: bool = False) -> None:
+        """One line on stderr; after the ``last`` one (why the proxy stops) nothing more is written."""
+        with self._lock:
+            if self._ended:
+                return
+            self._ended = last
+            try:
+                self._stream.write(f"{PREFIX}: {text}\n")
+                self._stream.flush()
+            except (OSError, ValueError):
+                pass  # a host that closed our stderr does not stop the proxy
 
     def event(self, kind: str, **data: Any) -> None:
-        if self._log is None:
-            return
+        if self._log is not None:
+            with self._lock:
+                self._event(self._log, kind, data)
+
+    @staticmethod
+    def _event(log: IO[str], kind: str, data: dict[str, Any]) -> None:
         try:
-            self._log.write(json.dumps({"event": kind, "time": round(time.time(), 3), **data}, ensure_ascii=False,
+            log.write(json.dumps({"event": kind, "time": round(time.time(), 3), **data}, ensure_ascii=False,
                                        default=str) + "\n")
-            self._log.flush()
+            log.flush()
         except (OSError, ValueError):
             pass
 
