@@ -16,7 +16,7 @@ import fnmatch
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -25,7 +25,7 @@ from typing import Any
 
 from . import pointer as jp
 from .checks.config import CheckConfig
-from .checks.consumer_checks import prefixed_name, tool_raws
+from .checks.consumer_checks import active, prefixed_name, tool_raws
 from .consumers import Consumer, consumer, model_family
 from .convert import Conversion, convert
 from .cost import TokenCosts
@@ -247,7 +247,7 @@ def lower_tools(tools: Sequence[Mapping[str, Any]], settings: ProxySettings, ser
     config = CheckConfig(targets=(target,), consumers=settings.hosts,
                          models=tuple(m for m in settings.models if _family_of(m)),
                          server_name=settings.server_name or server)
-    name_rules = [r for _, r in _active_rules(config) if r.kind == "name_length"]
+    name_rules = [r for _, r in active(config) if r.kind == "name_length"]
     served: list[ServedTool] = []
     left: list[LeftOut] = []
     taken: set[str] = set()
@@ -269,12 +269,6 @@ def lower_tools(tools: Sequence[Mapping[str, Any]], settings: ProxySettings, ser
     return Plan(target, tuple(served), tuple(left), MappingProxyType({t.name: t for t in served}))
 
 
-def _active_rules(config: CheckConfig) -> Iterable[Any]:
-    from .checks.consumer_checks import active
-
-    return active(config)
-
-
 def _wanted(name: str, settings: ProxySettings) -> bool:
     if settings.include and not any(fnmatch.fnmatchcase(name, g) for g in settings.include):
         return False
@@ -282,7 +276,7 @@ def _wanted(name: str, settings: ProxySettings) -> bool:
 
 
 def _tool_cap(settings: ProxySettings, config: CheckConfig) -> int | None:
-    caps = [int(r.settings["max"]) for _, r in _active_rules(config) if r.kind == "max_tools"
+    caps = [int(r.settings["max"]) for _, r in active(config) if r.kind == "max_tools"
             and r.effect in ("rejected", "dropped", "truncated")]
     if settings.max_tools is not None:
         caps.append(settings.max_tools)
@@ -371,11 +365,11 @@ def _fit_name(wire: str, original: str, rules: Sequence[Any], server: str, taken
     if name in taken:  # two server names sanitised to one: the second keeps its own hash
         name = name[: max(len(name) - len(suffix), 1)] + suffix
         if name in taken:
-            name = replace_tail(name, digest)
+            name = _with_full_hash(name, digest)
     return name
 
 
-def replace_tail(name: str, digest: str) -> str:
+def _with_full_hash(name: str, digest: str) -> str:
     """A last resort for a name still taken: the full hash in place of the short one."""
     return name[: max(len(name) - len(digest) - 1, 1)] + "_" + digest
 
