@@ -19,7 +19,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 from types import MappingProxyType
 from typing import Any
 
@@ -165,9 +164,8 @@ def _mentions_format(schema: Any) -> bool:
     return '"format"' in json.dumps(schema)
 
 
-@cache
 def _formats() -> Any:
-    """The formats asserted: jsonschema's own (without `regex`: a pattern a model sent is not compiled here)
+    """A checker of the formats asserted (built per call: the core keeps no module state): jsonschema's own (without `regex`: a pattern a model sent is not compiled here)
     and `uri` / `date-time`, which jsonschema checks only with optional packages."""
     from jsonschema import FormatChecker
 
