@@ -165,8 +165,9 @@ def _mentions_format(schema: Any) -> bool:
 
 
 def _formats() -> Any:
-    """A checker of the formats asserted (built per call: the core keeps no module state): jsonschema's own (without `regex`: a pattern a model sent is not compiled here)
-    and `uri` / `date-time`, which jsonschema checks only with optional packages."""
+    """A checker of the formats asserted, built per call (the core keeps no module state): jsonschema's own
+    (without `regex`: a pattern a model sent is not compiled here) and `uri` / `date-time`, which jsonschema
+    checks only with optional packages."""
     from jsonschema import FormatChecker
 
     checker = FormatChecker([f for f in ("date", "email", "ipv4", "ipv6", "uuid") if f in FormatChecker.checkers])
