@@ -338,3 +338,13 @@ def test_the_selection_can_live_in_toolcast_toml(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     plan = json.loads(done.stdout)
     assert plan["target"] == "gemini" and len(plan["served"]) == 5
+
+
+def test_include_and_exclude_take_globs_repeated_or_comma_separated() -> None:
+    done = subprocess.run(proxy_argv("--for", "gemini-cli", "--dry-run", "--format", "json", "--include",
+                                     "filler_00*,tree", "--include", "lookup.*", "--exclude", "filler_000",
+                                     server=HOSTILE), capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    served = {t["server_name"] for t in json.loads(done.stdout)["served"]}
+    assert served == {f"filler_00{i}" for i in range(1, 10)} | {"tree", "lookup.by name"}
