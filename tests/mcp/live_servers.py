@@ -78,42 +78,31 @@ def pypi_servers() -> Path:
     return env / "bin"
 
 
-def npm_everything() -> Path:
-    """The installed package folder of @modelcontextprotocol/server-everything."""
+def _npm_prefix(folder: str, spec: str) -> Path:
+    """A cache folder (``folder``) holding the npm package ``spec`` and its dependencies, installed once."""
     npm = shutil.which("npm")
     if npm is None:
-        pytest.fail("npm is not installed: the server-everything tests need Node.js and npm (as CI has)")
-    prefix = cache_dir() / "npm"
-    package = prefix / "node_modules" / "@modelcontextprotocol" / "server-everything"
-    marker = prefix / (".installed-" + NPM_EVERYTHING.replace("/", "+"))
-    with _installing("npm"):
-        if marker.exists():
-            return package
-        shutil.rmtree(prefix, ignore_errors=True)
-        prefix.mkdir(parents=True)
-        _install("npm install " + NPM_EVERYTHING,
-                 [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error",
-                  NPM_EVERYTHING], prefix)
-        marker.touch()
-    return package
+        pytest.fail(f"npm is not installed: the tests of {spec} need Node.js and npm (as CI has)")
+    prefix = cache_dir() / folder
+    marker = prefix / (".installed-" + spec.replace("/", "+"))
+    with _installing(folder):
+        if not marker.exists():
+            shutil.rmtree(prefix, ignore_errors=True)
+            prefix.mkdir(parents=True)
+            _install("npm install " + spec, [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
+                                             "--loglevel=error", spec], prefix)
+            marker.touch()
+    return prefix
+
+
+def npm_everything() -> Path:
+    """The installed package folder of @modelcontextprotocol/server-everything."""
+    return _npm_prefix("npm", NPM_EVERYTHING) / "node_modules" / "@modelcontextprotocol" / "server-everything"
 
 
 def npm_inspector() -> Path:
     """The MCP Inspector's command (its CLI mode: `mcp-inspector --cli COMMAND --method ...`)."""
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.fail("npm is not installed: the MCP Inspector tests need Node.js and npm (as CI has)")
-    prefix = cache_dir() / "inspector"
-    marker = prefix / (".installed-" + NPM_INSPECTOR.replace("/", "+"))
-    with _installing("inspector"):
-        if not marker.exists():
-            shutil.rmtree(prefix, ignore_errors=True)
-            prefix.mkdir(parents=True)
-            _install("npm install " + NPM_INSPECTOR,
-                     [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error",
-                      NPM_INSPECTOR], prefix)
-            marker.touch()
-    return prefix / "node_modules" / ".bin" / "mcp-inspector"
+    return _npm_prefix("inspector", NPM_INSPECTOR) / "node_modules" / ".bin" / "mcp-inspector"
 
 
 def free_port() -> int:
