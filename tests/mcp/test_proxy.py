@@ -262,7 +262,8 @@ def test_a_server_that_crashes_mid_call_ends_the_proxy_with_one_line(tmp_path: P
 @pytest.mark.parametrize(("server", "expected"), [
     (["/nonexistent/server"], "command not found"),
     ([sys.executable, "-c", "import sys; print('starting up', file=sys.stderr); sys.exit(4)"], "starting up"),
-    ([sys.executable, "-c", "print('this is not JSON-RPC', flush=True); import time; time.sleep(60)"], "not MCP (JSON-RPC)"),
+    ([sys.executable, "-c", "print('this is not JSON-RPC', flush=True); import time; time.sleep(60)"],
+     "not MCP (JSON-RPC)"),
 ])
 def test_a_server_that_cannot_start_is_one_line_and_exit_2(tmp_path: Path, server: list[str], expected: str) -> None:
     done = subprocess.run(proxy_argv("--for", "gemini-cli", "--timeout", "10", server=server), capture_output=True,
