@@ -444,6 +444,23 @@ class TokenCosts:
         return replace(base, tokens=total, high=high, mode=mode)
 
 
+    def converted(self, outputs: Sequence[Any], target: str) -> Cost:
+        """Tools already converted for ``target`` (their provider objects), in one request: no second conversion
+        (``toolcast proxy`` holds its conversions)."""
+        method = METHODS[target]
+        count = self.counter(method.encoding)
+        if count is None:
+            return Cost(target, None, method, UNAVAILABLE)
+        total = method.per_request if outputs else 0
+        for output in outputs:
+            if method.recipe == "openai-functions":
+                function = output.get("function", output) if isinstance(output, Mapping) else {}
+                total += openai_function_tokens(function if isinstance(function, Mapping) else {}, count)
+            else:
+                total += count(_compact(output))
+        return Cost(target, total, method)
+
+
 @dataclass(frozen=True)
 class ToolCosts:
     """One tool's estimates, one per target."""
