@@ -9,7 +9,7 @@ definitions in each."""
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from itertools import islice
 
 from ..listing import LISTED, listed
@@ -60,9 +60,13 @@ class NameIndex:
             insort(self._paths.setdefault(name, []), path)
         return {name for name in old.keys() | new.keys() if len(old.get(name, ())) != len(new.get(name, ()))}
 
-    def sharing(self, names: set[str], but: str) -> set[str]:
-        """The files other than ``but`` that define one of ``names``."""
-        return {p for name in names for p in self._paths.get(name, ()) if p != but}
+    def sharing(self, names: set[str], but: str, among: Collection[str] | None = None) -> set[str]:
+        """The files other than ``but`` that define one of ``names`` (those of ``among`` only, when given:
+        the language server asks about its open documents, a few beside thousands of indexed files)."""
+        if among is not None and len(among) < sum(len(self._paths.get(name, ())) for name in names):
+            return {p for p in among if p != but and not names.isdisjoint(self._files.get(p, ()))}
+        found = {p for name in names for p in self._paths.get(name, ()) if p != but}
+        return found if among is None else {p for p in found if p in among}
 
     def _others(self, name: str, path: str) -> Iterator[str]:
         return (p for p in self._paths[name] if p != path)

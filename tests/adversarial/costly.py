@@ -25,13 +25,14 @@ def same_name_files(folder: Path, count: int, name: str = "search") -> list[Path
     return paths
 
 
-def distinct_files(folder: Path, count: int) -> list[Path]:
-    """``count`` tool files with a tool name each of its own (no finding across files)."""
+def project_files(folder: Path, count: int, shared: str = "shared") -> list[Path]:
+    """``count`` tool files with a tool name each of its own, but the first and the last share ``shared``
+    (a TC202 in each of the two)."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for i in range(count):
-        path = folder / f"d{i:06d}.tool.json"
-        path.write_text(json.dumps(tool(f"tool_{i}")), encoding="utf-8")
+        path = folder / f"f{i:06d}.tool.json"
+        path.write_text(json.dumps(tool(shared if i in (0, count - 1) else f"tool_{i}")), encoding="utf-8")
         paths.append(path)
     return paths
 
