@@ -133,9 +133,10 @@ def server_row(python: str, paths: list[Path], root: Path, one_by_one: bool, lim
         except TimeoutError:
             have = sum(1 for u in uris if client.publishes_of(u))
             took = f"{have:,} of {len(uris):,} documents had diagnostics after {limit:.0f} s"
-        client.quiet(2.0 if len(client.published) < 20_000 else 0.5)
+        settled = client.quiet(2.0, limit=30)
         peak = _peak_mb(client.raw.proc.pid)
-        return f"{len(client.published):,} publishes; {took}; {peak:.0f} MB peak"
+        count = f"{len(client.published):,} publishes" + ("" if settled else " (still publishing 30 s later)")
+        return f"{count}; {took}; {peak:.0f} MB peak"
     finally:
         client.raw.close()
 

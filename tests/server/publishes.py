@@ -19,6 +19,7 @@ class Client:
     def __init__(self, command: list[str] | None = None) -> None:
         self.raw = Raw(command or HOOK_SERVER)
         self.published: list[dict[str, Any]] = []  # params of each publish
+        self.by_uri: dict[str, list[dict[str, Any]]] = {}  # the same, per document
         self.requests: list[str] = []  # methods of the requests the server sent
 
     def _take(self, timeout: float) -> dict[str, Any] | None:
@@ -28,6 +29,7 @@ class Client:
             return None
         if msg.get("method") == PUBLISH:
             self.published.append(msg["params"])
+            self.by_uri.setdefault(msg["params"]["uri"], []).append(msg["params"])
         elif "method" in msg and "id" in msg:
             self.requests.append(msg["method"])
             self.raw.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
@@ -41,10 +43,14 @@ class Client:
                 raise TimeoutError(f"{len(self.published)} publishes so far")
             self._take(0.1)
 
-    def quiet(self, seconds: float = 1.5) -> None:
-        """Read until nothing has come for ``seconds`` (publishes scheduled earlier are in)."""
+    def quiet(self, seconds: float = 1.5, limit: float = 120) -> bool:
+        """Read until nothing has come for ``seconds`` (publishes scheduled earlier are in); False when
+        messages still come after ``limit`` seconds."""
+        end = time.monotonic() + limit
         while self._take(seconds) is not None:
-            pass
+            if time.monotonic() > end:
+                return False
+        return True
 
     def response(self, rid: int, timeout: float = 60) -> Any:
         found: list[dict[str, Any]] = []
@@ -62,7 +68,12 @@ class Client:
         return found[0].get("result")
 
     def publishes_of(self, uri: str) -> list[dict[str, Any]]:
-        return [p for p in self.published if p["uri"] == uri]
+        return self.by_uri.get(uri, [])
+
+    def forget(self) -> None:
+        """Start counting publishes again."""
+        self.published.clear()
+        self.by_uri.clear()
 
     def last(self, uri: str) -> list[dict[str, Any]]:
         mine = self.publishes_of(uri)

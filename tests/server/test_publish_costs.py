@@ -44,7 +44,7 @@ def test_opening_files_one_by_one_publishes_each_once(tmp_path: Path) -> None:
         assert not any("TC202" in _codes(client.last(u)) for u in uris[1:-1])
 
         # The last file's tool renamed: it and the first file (whose TC202 goes) are published again.
-        client.published.clear()
+        client.forget()
         renamed = json.dumps(tool("renamed"))
         client.raw.notify("textDocument/didChange", {"textDocument": {"uri": last, "version": 2},
                                                      "contentChanges": [{"text": renamed}]})
@@ -54,7 +54,7 @@ def test_opening_files_one_by_one_publishes_each_once(tmp_path: Path) -> None:
         assert "TC202" not in _codes(client.last(first)) and "TC202" not in _codes(client.last(last))
 
         # Closed: each closed file's diagnostics are emptied, no other file is published.
-        client.published.clear()
+        client.forget()
         for uri in uris[1:11]:
             client.raw.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         client.quiet()
@@ -78,7 +78,7 @@ def test_a_burst_of_opens_gives_every_document_its_diagnostics(tmp_path: Path) -
         def done(c: Client) -> bool:
             return all(c.publishes_of(u) for u in uris) and "TC202" in _codes(c.last(first))
 
-        client.until(done, timeout=240)  # a limit far above what it takes, so that a hang fails
+        client.until(done, timeout=120)  # a limit far above what it takes (6 s), so that a hang fails
         client.quiet()
         assert {p["uri"] for p in client.published} == set(uris)
         assert count <= len(client.published) <= count + 1
