@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import ConversionError, ToolcastError
+from .listing import listed
 from .modes import settings_problem
 from .targets import TARGETS, TargetOptions
 
@@ -48,7 +49,7 @@ class NameRule:
         if not self.pattern.fullmatch(name):
             bad = sorted({c for c in name if not self._char_ok(c)})
             if bad:
-                return "contains " + ", ".join(repr(c) for c in bad)
+                return "contains " + listed(map(repr, bad), len(bad))
             return f"must match {self.pattern.pattern}"
         return None
 

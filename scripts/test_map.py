@@ -78,6 +78,7 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "server/proxy/host_pipes.py": ("tests/mcp/test_proxy.py",),
     "server/proxy/report.py": ("tests/mcp/test_proxy.py", "tests/mcp/test_proxy_plan.py"),
     "server/proxy/stderr_tail.py": ("tests/mcp/test_proxy.py",),
+    "adapters/listing.py": ("tests/checks/test_names.py", "tests/adversarial/test_output_costs.py"),
     # Tables read at import: every test of their package runs them.
     "adapters/checks/target_rules.py": ("tests/checks/test_limits.py", "tests/checks/test_rules.py"),
     "adapters/convert/keywords.py": ("tests/convert/test_walker_exact.py", "tests/convert/test_shared_lowering.py"),

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .files import is_tool_file_name, tool_files_under, walk_files
     from .formats import Located, as_github, as_human, as_json, as_sarif, record
     from .losses import changes_meaning, conversions, loss_place
+    from .names import NameIndex
     from .positions import Positions
     from .report import DocumentReport, FindingBlock, ToolSummary
     from .request_checks import is_request
@@ -44,7 +45,7 @@ _WHERE = {
     "is_tool_file_name": "files", "tool_files_under": "files", "walk_files": "files",
     "Located": "formats", "as_github": "formats", "as_human": "formats", "as_json": "formats",
     "as_sarif": "formats", "record": "formats",
-    "changes_meaning": "losses", "conversions": "losses", "loss_place": "losses",
+    "changes_meaning": "losses", "conversions": "losses", "loss_place": "losses", "NameIndex": "names",
     "Positions": "positions", "is_request": "request_checks",
     "PARAMETERS_MISSING": "..rules.codes",
     "Finding": "..rules.findings", "Fix": "..rules.findings", "Related": "..rules.findings",
@@ -65,6 +66,7 @@ __all__ = [
     "FindingBlock",
     "Fix",
     "Located",
+    "NameIndex",
     "Positions",
     "Related",
     "Rule",

@@ -28,11 +28,12 @@ class Analyzer(Caches):
             return run_document(text, path=path, config=config or CheckConfig(), budget=budget, parsed=parsed,
                                 analyzer=self)
 
-    def summarize_document(self, text: str, path: str | None = None) -> DocumentReport:
+    def summarize_document(self, text: str, path: str | None = None, *,
+                           parsed: ParsedDocument | None = None) -> DocumentReport:
         """``checks.summarize_document`` with this analyzer's memory."""
         from .engine import run_summary
 
-        return run_summary(text, path, analyzer=self)
+        return run_summary(text, path, analyzer=self, parsed=parsed)
 
 
 __all__ = ["Analyzer"]

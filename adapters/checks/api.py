@@ -34,12 +34,14 @@ def check_document(
     return (analyzer or Analyzer()).check_document(text, path=path, config=config, budget=budget, parsed=parsed)
 
 
-def summarize_document(text: str, path: str | None = None, *, analyzer: Analyzer | None = None) -> DocumentReport:
+def summarize_document(text: str, path: str | None = None, *, analyzer: Analyzer | None = None,
+                       parsed: ParsedDocument | None = None) -> DocumentReport:
     """The tools of a document and their names, without checking them: what duplicate-name checks
-    across files need from files that are not open (a fraction of the cost of ``check_document``)."""
+    across files need from files that are not open, or not checked yet (a fraction of the cost of
+    ``check_document``). ``parsed``: the parse of ``text`` when the caller holds it."""
     from .analyzer import Analyzer
 
-    return (analyzer or Analyzer()).summarize_document(text, path)
+    return (analyzer or Analyzer()).summarize_document(text, path, parsed=parsed)
 
 
 def check_names_across(

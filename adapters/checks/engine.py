@@ -364,10 +364,12 @@ def _edited_tool(last: Run, parsed: ParsedDocument, value: Any, context: tuple[A
     return index, ToolObject(old.index, old.pointer, new, shape)
 
 
-def run_summary(text: str, path: str | None = None, *, analyzer: Caches) -> DocumentReport:
+def run_summary(text: str, path: str | None = None, *, analyzer: Caches,
+                parsed: ParsedDocument | None = None) -> DocumentReport:
     if len(text) > MAX_TEXT:
         return DocumentReport((), (), False)
-    parsed = analyzer.parse(text, jsonc=is_jsonc(path))
+    if parsed is None or parsed.text is not text or parsed.jsonc != is_jsonc(path):
+        parsed = analyzer.parse(text, jsonc=is_jsonc(path))
     view = DocView(text, parsed)
     value = parsed.value
     tools = []

@@ -58,6 +58,25 @@ def as_json(items: Sequence[Located]) -> str:
     return json.dumps([record(i) for i in items], ensure_ascii=False, indent=2)
 
 
+#: Code points of a source line shown under a finding: a minified file is one line of megabytes, and
+#: printing all of it under each of its findings made the output grow with the square of the file.
+EXCERPT = 100
+
+
+def excerpt(line: str, column: int, end: int | None) -> tuple[str, int, int]:
+    """(the part of ``line`` shown, where the caret starts in it, the caret's width) for a finding from the
+    0-based ``column`` to ``end`` (None: past the end of the line). A line longer than ``EXCERPT`` is cut
+    around the column, each cut end marked with ``…``; tabs are shown as spaces, so that the caret lines up."""
+    lo, hi = 0, len(line)
+    if hi > EXCERPT:
+        lo = max(0, min(column - EXCERPT // 4, hi - EXCERPT))
+        hi = lo + EXCERPT
+    stop = hi if end is None else min(max(end, column), hi)
+    head, tail = ("…" if lo > 0 else ""), ("…" if hi < len(line) else "")
+    text = head + line[lo:hi].replace("\t", " ") + tail
+    return text, len(head) + column - lo, max(1, stop - column)
+
+
 def as_human(items: Sequence[Located], color: bool = False) -> str:
     out: list[str] = []
     sev_color = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFO: "36", Severity.HINT: "2"}
@@ -70,10 +89,9 @@ def as_human(items: Sequence[Located], color: bool = False) -> str:
             where = f" [{f.tool_name}]" if f.tool_name else ""
             out.append(f"{i.path}:{i.line}:{i.column}: {code} {f.message}{where}")
         if i.line_text and not i.where:
-            text = i.line_text.replace("\t", " ")
-            width = (i.end_column - i.column) if i.end_line == i.line else len(text) - i.column + 1
+            text, at, width = excerpt(i.line_text, i.column - 1, i.end_column - 1 if i.end_line == i.line else None)
             out.append(f"    {text}")
-            out.append("    " + " " * (i.column - 1) + "^" * max(1, width))
+            out.append("    " + " " * at + "^" * width)
         for fx in f.all_fixes():
             out.append(f"    fix available: {fx.title}")
     return "\n".join(out)

@@ -10,6 +10,7 @@ class Positions:
 
         self.text = text
         self.index = LineIndex(text)
+        self._line: tuple[int, str] | None = None
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """0-based (line, code-point column) of a code-point offset."""
@@ -17,9 +18,8 @@ class Positions:
         return int(line), int(col)
 
     def line_text(self, line: int) -> str:
-        start = self.index.offset(line, 0, "utf-32")
-        end = start
-        text = self.text
-        while end < len(text) and text[end] not in "\r\n":
-            end += 1
-        return text[start:end]
+        """The text of ``line`` without its line break. The last line asked for is kept: findings come in
+        document order, and a minified file's one line is megabytes long."""
+        if self._line is None or self._line[0] != line:
+            self._line = line, self.text[self.index.line_start(line) : self.index.line_end(line)]
+        return self._line[1]

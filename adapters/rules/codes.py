@@ -223,7 +223,8 @@ DUPLICATE_NAME_ACROSS_FILES = _rule(
     "duplicate-name-across-files",
     E,
     "Two files checked together define a tool with the same name.",
-    "Tools from every file end up in one request; their names must be unique.",
+    "Tools from every file end up in one request; their names must be unique. The message names up to five "
+    "of the other files (in path order) and counts the rest.",
     '// a.tool.json\n{"name": "search"}\n// b.tool.json\n{"name": "search"}',
     '// a.tool.json\n{"name": "search_web"}\n// b.tool.json\n{"name": "search_docs"}',
 )

@@ -97,26 +97,32 @@ async def index_workspace(ls: ToolcastServer) -> None:
         except Exception:
             progress = False
     paths = [p for root in ls.roots for p in tool_files(root, ls.config_in(root))]
+    affected: set[str] = set()  # open documents whose duplicates across files changed: published once, at the end
     for i, path in enumerate(paths):
         if not ls.is_open(path):
-            ls.index(path)
+            checked = ls.index(path)
+            if checked is not None:
+                affected |= ls.update_names(str(path), checked.report)
         if progress and i % 20 == 0:
             ls.work_done_progress.report(token, t.WorkDoneProgressReport(
                 message=f"{i + 1}/{len(paths)}", percentage=int(100 * (i + 1) / max(1, len(paths)))))
         await asyncio.sleep(0)  # let requests through while indexing
     if progress:
         ls.work_done_progress.end(token, t.WorkDoneProgressEnd(message=f"{len(ls.indexed)} tool files"))
-    for doc in ls.documents.values():
-        ls.schedule(doc.uri)
+    ls.republish(affected)
 
 
 @server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFilesParams) -> None:
-    if any(c.uri.endswith(("/toolcast.toml", "/pyproject.toml")) for c in params.changes):
+    configured = any(c.uri.endswith(("/toolcast.toml", "/pyproject.toml")) for c in params.changes)
+    affected: set[str] = set()
+    if configured:
         ls.configs.clear()
         for doc in ls.documents.values():
             doc.report = None
         # `globs` may have changed which files are tool files: index the workspace again.
+        for known in list(ls.indexed):
+            affected |= ls.update_names(known, None)
         ls.indexed.clear()
         if ls.indexing is not None:
             ls.indexing.cancel()
@@ -127,13 +133,22 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
             continue
         # Which files are indexed is decided by name, with the rule `toolcast check` uses
         # (adapters/checks/files.py), never by what a file happens to hold.
-        if change.type == t.FileChangeType.Deleted or not ls.is_tool_path(path) or ls.is_open(path):
+        if ls.is_open(path):
+            ls.forget_indexed(path)  # the open document stands for the file
+            continue
+        checked = None
+        if change.type != t.FileChangeType.Deleted and ls.is_tool_path(path):
+            checked = ls.index(path)  # a device, FIFO or socket is named in the log and skipped
+        if checked is None:
             ls.forget_indexed(path)
-        else:
-            ls.index(path)
-    for doc in ls.documents.values():
-        ls.schedule(doc.uri)
-    ls.refresh(lenses=True)
+        if checked is not None or str(path) in ls.names:
+            affected |= ls.update_names(str(path), checked.report if checked is not None else None)
+    if configured:  # every report depends on the configuration
+        for doc in ls.documents.values():
+            ls.schedule(doc.uri)
+        ls.refresh(lenses=True)
+    else:  # a tool file's names: the open documents sharing them
+        ls.republish(affected)
 
 
 async def _exit_with_client(pid: int) -> None:
@@ -164,18 +179,14 @@ async def did_change_configuration(ls: ToolcastServer, params: t.DidChangeConfig
 def did_open(ls: ToolcastServer, params: t.DidOpenTextDocumentParams) -> None:
     item = params.text_document
     doc = ls.documents[item.uri] = Document(item.uri, item.text, item.version, item.language_id)
+    ls.open_keys[ls.key(doc)] = item.uri
     if doc.path is not None:
         ls.forget_indexed(doc.path)  # the index holds closed files only
-    _names_changed(ls, opened=item.uri)
-
-
-def _names_changed(ls: ToolcastServer, opened: str | None = None) -> None:
-    """A document opened or closed: every open document's duplicate names across files may differ now
-    (the buffer's tools stand in for the file's on disk, or the other way round)."""
-    for doc in ls.documents.values():
-        ls.schedule(doc.uri)
-    if any(uri != opened for uri in ls.documents):
-        ls.refresh()  # a pull client asks for the others again (one just opened asks by itself)
+    # The buffer's tools stand in for the file's on disk: in the name index once it is read (before any
+    # document's findings across files are made); other documents are published again only when their
+    # findings across files change.
+    ls.names_behind[item.uri] = None
+    ls.schedule(item.uri)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
@@ -186,6 +197,7 @@ def did_change(ls: ToolcastServer, params: t.DidChangeTextDocumentParams) -> Non
     if params.text_document.version is not None and params.text_document.version < doc.version:
         return  # out of order: keep the newer text
     doc.apply(list(params.content_changes), params.text_document.version, ls.encoding)
+    ls.names_behind[doc.uri] = None
     now = time.monotonic()
     burst, doc.changed_at = now - doc.changed_at < BURST_GAP, now
     ls.schedule(doc.uri, burst)
@@ -195,14 +207,19 @@ def did_change(ls: ToolcastServer, params: t.DidChangeTextDocumentParams) -> Non
 def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     closed = ls.documents.pop(uri, None)
+    ls.names_behind.pop(uri, None)
     path = closed.path if closed is not None else None
     was_tool_file = closed is not None and closed.report is not None and bool(closed.report.tools)
-    # Indexed again from disk when the workspace index would hold it (open files are not in it).
-    in_index = path is not None and any(path.is_relative_to(r) for r in ls.roots) and ls.is_tool_path(path)
-    if path is not None and not ls.is_open(path) and (in_index or was_tool_file):
-        ls.index(path)  # the file on disk again, for names across files
-    if closed is not None:
-        _names_changed(ls)
+    if closed is not None and ls.open_keys.get(ls.key(closed)) == uri:
+        key = ls.key(closed)
+        del ls.open_keys[key]
+        # Indexed again from disk when the workspace index would hold it (open files are not in it).
+        in_index = path is not None and any(path.is_relative_to(r) for r in ls.roots) and ls.is_tool_path(path)
+        checked = None
+        if path is not None and (in_index or was_tool_file):
+            checked = ls.index(path)  # the file on disk again, for names across files
+        # Duplicates across files with the file as it is on disk (or without it): the documents sharing a name.
+        ls.republish(ls.update_names(key, checked.report if checked is not None else None))
     for tasks in (ls.pending, ls.completing):
         task = tasks.pop(uri, None)
         if task is not None:

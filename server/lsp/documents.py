@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 from toolcast.adapters.document import Encoding, LineIndex
 
 if TYPE_CHECKING:  # the engine and the parser load with the first document, not to answer `initialize`
-    from toolcast.adapters.checks import DocumentReport
+    from toolcast.adapters.checks import DocumentReport, Finding
     from toolcast.adapters.document import ParsedDocument
 
 from .diagnostics import FragmentCache
@@ -45,7 +45,9 @@ class Document:
     settled: bool = False  # analysed once (see ToolcastServer.report)
     checked: bool = False  # a check of it has begun (its first, for a large one, frees the opening's memory)
     changed_at: float = 0.0  # monotonic time of the last change (bursts are published once)
-    published_names: tuple[str | None, ...] = ()  # tool names as last published
+    #: The version last published and the findings across files (TC202) in it: another file's change
+    #: republishes this one only when these differ.
+    published: tuple[int, tuple[Finding, ...]] | None = None
     _parsed: ParsedDocument | None = field(default=None, init=False, repr=False)
     _parsed_version: int | None = field(default=None, init=False, repr=False)
     #: (parse of the version before, (start, end, new text)) when the current version is that one with

@@ -22,7 +22,7 @@ from .protocol import ToolcastProtocol, run_io
 from .session import ClientSession
 
 if TYPE_CHECKING:  # the checks are imported when the first document needs them, not to answer `initialize`
-    from toolcast.adapters.checks import CheckConfig, DocumentReport, Finding
+    from toolcast.adapters.checks import CheckConfig, DocumentReport, Finding, NameIndex
     from toolcast.adapters.document import Encoding
 
     from .diagnostics import Positioned
@@ -77,6 +77,11 @@ class ToolcastServer(LanguageServer):
         # path -> the tools and names of a closed file, never its text (workspace.py); an open file is its
         # document, and is read from disk again when it is closed.
         self.indexed: dict[str, IndexedFile] = {}
+        # Which file defines which tool name (open documents and indexed files, by ``key``), for TC202; made
+        # with the first document. An open document's entry is its latest report's tools, or its summary.
+        self._names: NameIndex | None = None
+        self.names_behind: dict[str, None] = {}  # URIs of open documents whose entry is not their current text
+        self.open_keys: dict[str, str] = {}  # key -> URI of the open documents
         self.configs: dict[Path | None, CheckConfig] = {}  # folder -> effective configuration
         # Set once the client's settings are known (pulled after `initialized`, or none to pull), so
         # the first diagnostics already use them: a client's `targets` must never apply "sometimes".
@@ -203,14 +208,15 @@ class ToolcastServer(LanguageServer):
         return is_tool_file_name(path, root, (config or self.config_in(path.parent)).globs)
 
     def is_open(self, path: Path) -> bool:
-        return any(d.path == path for d in self.documents.values())
+        return str(path) in self.open_keys
 
     def forget_indexed(self, path: Path) -> None:
         self.indexed.pop(str(path), None)
 
-    def index(self, path: Path) -> None:
-        """Read a closed tool file into the workspace index (or drop it when it cannot be read). A device,
-        FIFO, socket or over-large file under a tool file's name is skipped and named in the log."""
+    def index(self, path: Path) -> IndexedFile | None:
+        """Read a closed tool file into the workspace index (or drop it when it cannot be read) and return
+        what was kept. A device, FIFO, socket or over-large file under a tool file's name is skipped and
+        named in the log."""
         from toolcast.adapters.document import UnreadableFile
 
         from .workspace import index_file
@@ -224,6 +230,7 @@ class ToolcastServer(LanguageServer):
             self.indexed.pop(str(path), None)
         else:
             self.indexed[str(path)] = checked
+        return checked
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version). A large
@@ -244,6 +251,9 @@ class ToolcastServer(LanguageServer):
         if not report.is_tool_file and not self.is_candidate(doc, config):
             report = DocumentReport((), (), False)
         doc.report, doc.report_version = report, doc.version
+        if self.documents.get(doc.uri) is doc:
+            self.names_behind.pop(doc.uri, None)
+            self.republish(self.update_names(self.key(doc), report))
         if report.pending:
             if doc.uri not in self.completing and _in_event_loop():
                 if large:
@@ -287,29 +297,77 @@ class ToolcastServer(LanguageServer):
 
     def diagnostics(self, doc: Document) -> str:
         """The JSON array of the document's diagnostics."""
-        from toolcast.adapters.checks import check_names_across
+        return self.diagnostics_and_across(doc)[0]
 
+    def diagnostics_and_across(self, doc: Document) -> tuple[str, tuple[Finding, ...]]:
+        """The JSON array of the document's diagnostics, and its findings across files (TC202) among them."""
         from .diagnostics import diagnostics_json
 
         report = self.report(doc)
         if report is None:
-            return "[]"
-        extra: tuple[Finding, ...] = ()
+            return "[]", ()
         # Registration checks across files (open ones and the workspace index): duplicate names.
-        others = {path: known.report for path, known in self.indexed.items() if known.report.tools}
-        others.update({self.key(d): r for d in self.documents.values()
-                       if (r := self.report(d)) is not None and r.tools})
-        if len(others) > 1 and self.key(doc) in others:
-            across = check_names_across(others, self.config_for(doc), only=self.key(doc))
-            extra = across.get(self.key(doc), ())
+        self.catch_up_names()
+        extra = self.names.findings(self.key(doc), self.config_for(doc))
         return diagnostics_json(doc.uri, doc.index, report, extra, self.encoding, doc.fragments, self.locate,
-                                self.max_diagnostics)
+                                self.max_diagnostics), extra
+
+    # -- names across files -----------------------------------------------------------------------
+    @property
+    def names(self) -> NameIndex:
+        if self._names is None:
+            from toolcast.adapters.checks import NameIndex
+
+            self._names = NameIndex()
+        return self._names
+
+    def update_names(self, key: str, report: DocumentReport | None) -> set[str]:
+        """``key`` now defines the tools of ``report`` (None: none): the keys of the other files whose
+        findings across files changed with it."""
+        changed = self.names.update(key, report)
+        return self.names.sharing(changed, key, among=self.open_keys) if changed else set()
+
+    def catch_up_names(self) -> None:
+        """Bring the name entries of open documents opened or edited since their last report up to their
+        text, from a summary of their parse (names and places, not a check): a document's findings across
+        files must not wait for every other document's check."""
+        if not self.names_behind:
+            return
+        from toolcast.adapters.checks import DocumentReport, summarize_document
+
+        affected: set[str] = set()
+        for uri in list(self.names_behind):
+            doc = self.documents.get(uri)
+            self.names_behind.pop(uri, None)
+            if doc is None:
+                continue
+            if doc.report is not None and doc.report_version == doc.version:
+                summary = doc.report
+            else:
+                path = str(doc.path) if doc.path is not None else None
+                summary = summarize_document(doc.text, path, analyzer=self.analyzer, parsed=doc.parsed)
+                if not summary.is_tool_file and not self.is_candidate(doc, self.config_for(doc)):
+                    summary = DocumentReport((), (), False)
+            affected |= self.update_names(self.key(doc), summary)
+        self.republish(affected)
+
+    def republish(self, keys: set[str]) -> None:
+        """The open documents among ``keys`` have other findings across files: published again (push), or
+        the client asked to pull again (pull)."""
+        uris = [uri for key in keys if (uri := self.open_keys.get(key)) is not None]
+        if not uris:
+            return
+        if self.pull:
+            self.refresh()
+            return
+        for uri in uris:
+            self.schedule(uri, across=True)
 
     def locate(self, path: str) -> tuple[str, Positioned] | None:
         """(uri, positions) of another file named in a finding: open, else as indexed from disk."""
-        for d in self.documents.values():
-            if self.key(d) == path:
-                return d.uri, d.index
+        uri = self.open_keys.get(path)
+        if uri is not None and uri in self.documents:
+            return uri, self.documents[uri].index
         known = self.indexed.get(path)
         return None if known is None else (Path(path).as_uri(), known.positions)
 
@@ -331,17 +389,22 @@ class ToolcastServer(LanguageServer):
         return t.Range(t.Position(sl, sc), t.Position(el, ec))
 
     # -- push -----------------------------------------------------------------------------------
-    def schedule(self, uri: str, burst: bool = False) -> None:
+    def schedule(self, uri: str, burst: bool = False, across: bool = False) -> None:
         """Publish the document's diagnostics soon: at once (after the messages already read), or,
         while changes arrive faster than ``BURST_GAP`` apart, once the burst pauses for
-        ``BURST_DELAY``, so a flood of changes costs one analysis instead of one each."""
+        ``BURST_DELAY``, so a flood of changes costs one analysis instead of one each. ``across``: only
+        another file changed; published unless its findings across files are those last published (and
+        a publish already waiting stays as it is)."""
         if self.pull:
             return
-        old = self.pending.pop(uri, None)
+        old = self.pending.get(uri)
+        if across and old is not None and not old.done():
+            return
+        self.pending.pop(uri, None)
         if old is not None:
             old.cancel()
         delay = max(self.debounce, BURST_DELAY) if burst else self.debounce
-        self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay))
+        self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay, across))
 
     async def settings_known(self) -> None:
         """Wait until the client's settings are in (bounded: a client that never answers is not waited for)."""
@@ -349,24 +412,17 @@ class ToolcastServer(LanguageServer):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.settings_ready.wait(), SETTINGS_WAIT)
 
-    async def _publish_later(self, uri: str, delay: float) -> None:
+    async def _publish_later(self, uri: str, delay: float, across: bool = False) -> None:
         await asyncio.sleep(delay)
         await self.settings_known()
         doc = self.documents.get(uri)
         if doc is None:
             return
         version = doc.version
-        diags = self.diagnostics(doc)
-        if self.documents.get(uri) is doc and doc.version == version:  # never publish for a stale version
-            self.publish(uri, version, diags)
-        self.pending.pop(uri, None)
-        report = doc.report
-        if report is not None and report.pending:
-            return  # `_complete` publishes again when the checks are done
-        names = tuple(tool.name for tool in report.tools) if report is not None else ()
-        if names != doc.published_names:
-            # Duplicate names in other open files may have appeared or gone.
-            doc.published_names = names
-            for other in self.documents.values():
-                if other is not doc and other.report is not None and other.report.tools:
-                    self.schedule(other.uri)
+        diags, extra = self.diagnostics_and_across(doc)
+        unchanged = across and doc.published == (version, extra)
+        if self.documents.get(uri) is doc and doc.version == version and not unchanged:
+            self.publish(uri, version, diags)  # never for a stale version
+            doc.published = (version, extra)
+        if self.pending.get(uri) is asyncio.current_task():
+            del self.pending[uri]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from helpers import span_of
-from toolcast.adapters.checks import CheckConfig, check_document, check_names_across
+from toolcast.adapters.checks import CheckConfig, NameIndex, check_document, check_names_across
 
 
 def _tool(name: str) -> str:
@@ -61,3 +61,36 @@ def test_the_findings_of_one_file_alone_are_that_files_findings_of_all() -> None
         assert check_names_across(reports, CheckConfig(), only=path) == {path: full[path]}
     assert check_names_across(reports, CheckConfig(), only="elsewhere.tool.json") == {}
     assert check_names_across(reports, CheckConfig(ignore=("TC202",)), only="a.tool.json") == {"a.tool.json": ()}
+
+
+def test_a_finding_names_a_few_files_and_counts_the_rest() -> None:
+    """A name defined in many files: each finding names the first five other files (path order) and
+    counts the rest; its related entries are those files' definitions, a few per file."""
+    many = json.dumps([json.loads(_tool("s")) for _ in range(8)])
+    reports = {f"f{i}.tool.json": check_document(_tool("s")) for i in range(8)}
+    reports["f1.tool.json"] = check_document(many)
+    out = check_names_across(reports, CheckConfig())
+    (first,) = out["f0.tool.json"]
+    assert first.message == ("tool name 's' is also defined in f1.tool.json, f2.tool.json, f3.tool.json, "
+                             "f4.tool.json, f5.tool.json and 2 more")
+    assert [r.path for r in first.related] == ["f1.tool.json"] * 5 + [f"f{i}.tool.json" for i in range(2, 6)]
+    assert [r.pointer for r in first.related[:5]] == [f"/{i}" for i in range(5)]
+    last = out["f7.tool.json"][0]
+    assert last.message.endswith("f0.tool.json, f1.tool.json, f2.tool.json, f3.tool.json, f4.tool.json and 2 more")
+    assert len(out["f1.tool.json"]) == 8  # every definition in the file has its finding
+
+
+def test_the_name_index_says_whose_findings_an_update_changes() -> None:
+    """The language server updates one file at a time: ``update`` returns the names whose files or
+    definitions changed (the other files holding them have new findings); a tool that only moved is none."""
+    index = NameIndex()
+    assert index.update("a", check_document(_tool("s"))) == {"s"}
+    assert index.update("b", check_document(json.dumps([json.loads(_tool("t")), json.loads(_tool("s"))]))) == {"s", "t"}
+    assert index.sharing({"s"}, "a") == {"b"} and index.sharing({"t"}, "b") == set()
+    assert [f.message for f in index.findings("a", CheckConfig())] == ["tool name 's' is also defined in b"]
+    moved = json.dumps([json.loads(_tool("t")), {"x": 1}, json.loads(_tool("s"))], indent=2)
+    assert index.update("b", check_document(moved)) == set()  # same names, other places
+    assert index.findings("b", CheckConfig())[0].pointer == "/2"
+    assert index.update("b", None) == {"s", "t"}
+    assert index.findings("a", CheckConfig()) == () and "b" not in index
+    assert index.update("a.openai.json", check_document(_tool("s"))) == set()  # an export defines nothing

@@ -27,7 +27,7 @@ def _consistent(doc: Document) -> None:
 def test_a_new_document_has_its_index_and_no_report() -> None:
     doc = Document("file:///w/a.tool.json", TEXT, 3)
     assert doc.version == 3 and doc.language_id == "json" and doc.report is None and doc.report_version is None
-    assert not doc.settled and doc.published_names == ()
+    assert not doc.settled and doc.published is None
     _consistent(doc)
     assert doc.path == Path("/w/a.tool.json")
 
