@@ -102,10 +102,10 @@ def test_tools_and_conversions_must_pair_up() -> None:
 def test_the_retriever_refuses_every_uri() -> None:
     import pytest
     import referencing.exceptions
-    from toolcast.adapters.messages import arguments
+    from toolcast.adapters.schema import bounded
 
     with pytest.raises(referencing.exceptions.NoSuchResource) as err:
-        arguments._no_retrieval("http://127.0.0.1:9/x.json")
+        bounded._no_retrieval("http://127.0.0.1:9/x.json")
     assert err.value.ref == "http://127.0.0.1:9/x.json"
     tool = CanonicalTool("x", None, {"type": "object", "properties": {"a": {"$ref": "http://127.0.0.1:9/x.json"}}})
     ((pointer, message),) = argument_errors(tool, {"a": 1})

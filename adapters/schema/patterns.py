@@ -1,0 +1,97 @@
+r"""Regular expressions from users' schemas, matched against users' data under a time limit.
+
+A ``pattern`` such as ``^(a|aa)+$`` backtracks exponentially on ``aaa…!``: matched with ``re`` it never ends,
+and one such pattern in a tool file (or in the tools an agent maps a model's calls back with) would hang
+toolcast. Every pattern that meets a value (``pattern``, ``patternProperties``, and through them
+``propertyNames``, ``additionalProperties`` and ``unevaluatedProperties``) is matched here, with the
+``regex`` engine, which takes Python's ``re`` syntax and meaning and stops a match after a time limit. A
+match that runs out of time raises `PatternTooCostly`; the pattern is then remembered, so each costly
+pattern costs its time limit once per process, and a caller bounds the patterns' total time with
+`pattern_time`. ``regex`` answers as ``re`` does (bench/bench_regex.py) and also reads ``\p{…}``, which
+ECMAScript patterns use and ``re`` refuses."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import regex
+
+from ..lru import Table
+
+#: The longest one match may run, in CPU seconds (``regex`` counts the process's CPU time, so a loaded machine
+#: does not make an ordinary pattern run out of time). An ordinary pattern answers in microseconds on a value a
+#: person or a model writes; this is thousands of times that, and short enough for an editor.
+MATCH_SECONDS = 0.05
+#: Compiling is not under the time limit and grows with the pattern (a 700,000-character alternation takes
+#: seconds and hundreds of MB): a longer pattern is not compiled, it is too costly.
+MAX_PATTERN = 10_000
+
+_compiled: Table[str, Any] = Table(1024)
+_costly: Table[str, bool] = Table(4096)  # patterns that ran out of time once: not run again
+_budget: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("toolcast_pattern_time", default=None)
+
+
+class PatternTooCostly(Exception):
+    """``pattern`` could not be matched against ``text`` within the time allowed; ``why`` says which limit
+    stopped it, in words that follow "because"."""
+
+    def __init__(self, pattern: str, text: str, key: bool, why: str) -> None:
+        super().__init__(f"pattern {pattern!r} could not be checked in time: {why}")
+        self.pattern = pattern
+        self.text = text
+        self.key = key  # True: ``text`` is an object's key (``patternProperties``, ``propertyNames``)
+        self.why = why
+
+
+_BACKTRACKS = f"it backtracks too much (more than {MATCH_SECONDS} s of matching)"
+_TOO_LONG = f"it is longer than {MAX_PATTERN:,} characters"
+_SPENT = "the time for this tool's patterns ran out"
+
+
+@contextlib.contextmanager
+def pattern_time(seconds: float) -> Iterator[None]:
+    """Within this block, matches may take ``seconds`` of CPU time in all; past that every further match is
+    too costly at once. The block owns its own allowance (a nested one replaces it for its duration)."""
+    token = _budget.set([seconds])
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def compiled(pattern: str) -> Any:
+    """``pattern`` compiled (``regex.error`` when it is not a regular expression)."""
+    found = _compiled.hit(pattern)
+    if found is None:
+        found = regex.compile(pattern)
+        _compiled.keep(pattern, found)
+    return found
+
+
+def search(pattern: str, text: str, *, key: bool = False) -> bool:
+    """Whether ``pattern`` matches somewhere in ``text`` (``re.search``'s answer), or `PatternTooCostly`.
+    A pattern that is not a regular expression raises ``regex.error``."""
+    if len(pattern) > MAX_PATTERN:
+        raise PatternTooCostly(pattern, text, key, _TOO_LONG)
+    if _costly.hit(pattern):
+        raise PatternTooCostly(pattern, text, key, _BACKTRACKS)
+    allowance = _budget.get()
+    limit = MATCH_SECONDS if allowance is None else min(MATCH_SECONDS, allowance[0])
+    if limit <= 0:
+        raise PatternTooCostly(pattern, text, key, _SPENT)
+    compiled_pattern = compiled(pattern)
+    start = time.process_time()
+    try:
+        return compiled_pattern.search(text, timeout=limit) is not None
+    except TimeoutError:
+        if limit < MATCH_SECONDS:
+            raise PatternTooCostly(pattern, text, key, _SPENT) from None
+        _costly.keep(pattern, True)  # a whole match's time spent: the pattern itself is costly
+        raise PatternTooCostly(pattern, text, key, _BACKTRACKS) from None
+    finally:
+        if allowance is not None:
+            allowance[0] -= time.process_time() - start
