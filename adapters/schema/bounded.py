@@ -23,7 +23,7 @@ from jsonschema.exceptions import UnknownType, ValidationError
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
-from .patterns import PatternTooCostly, search
+from .patterns import PatternTooCostly, pattern_time, search
 from .walk import BudgetExceeded, subschemas
 
 __all__ = ["BoundedValidator", "PatternTooCostly", "instance_problems", "located", "pattern_place"]
@@ -117,7 +117,7 @@ def _unevaluated_properties(validator: Any, unevaluated: Any, instance: Any,
     bad = [k for k in instance if k not in evaluated
            and any(True for _ in validator.descend(instance[k], unevaluated, path=k, schema_path=k))]
     if bad:
-        names = ", ".join(repr(k) for k in sorted(bad))
+        names = ", ".join(repr(k) for k in (sorted(bad) if unevaluated is False else bad))  # as jsonschema says it
         verb = "was" if len(bad) == 1 else "were"
         yield ValidationError(f"Unevaluated properties are not allowed ({names} {verb} unexpected)"
                               if unevaluated is False else
@@ -133,19 +133,34 @@ BoundedValidator: Any = validators.extend(Draft202012Validator, {  # type: ignor
 })
 
 
-def located(instance: Any, exc: PatternTooCostly, depth: int = 0) -> str | None:
-    """The pointer of the first value (or key) in ``instance`` that ``exc`` could not match in time, walking
-    values in order: the matcher itself does not know where in the instance it was."""
-    if not exc.key and isinstance(instance, str) and instance == exc.text:
+#: The CPU time all pattern matches of one `instance_problems` may take together: a call of ten thousand
+#: arguments each just under one match's limit stops here, not after minutes.
+INSTANCE_SECONDS = 0.25
+
+
+def located(instance: Any, exc: PatternTooCostly) -> tuple[str, str] | None:
+    """The pointer of the first value (or key) in ``instance`` that ``exc`` could not match in time, in walk
+    order, and which it is (``"value"``, ``"key"``): the matcher does not know where in the instance it was. A
+    key checked by ``propertyNames`` reaches ``pattern`` as a string, so a text not found where ``exc`` says is
+    looked for as the other kind."""
+    for key in (exc.key, not exc.key):
+        where = _find(instance, exc.text, key, 0)
+        if where is not None:
+            return where, "key" if key else "value"
+    return None
+
+
+def _find(instance: Any, text: str, key: bool, depth: int) -> str | None:
+    if not key and isinstance(instance, str) and instance == text:
         return ""
     if depth > 100:
         return None
     children = instance.items() if isinstance(instance, dict) else enumerate(instance) \
         if isinstance(instance, list) else ()
     for name, child in children:
-        if exc.key and isinstance(instance, dict) and name == exc.text:
+        if key and isinstance(instance, dict) and name == text:
             return jp.join("", name)
-        below = located(child, exc, depth + 1)
+        below = _find(child, text, key, depth + 1)
         if below is not None:
             return jp.join("", name) + below
     return None
@@ -179,12 +194,12 @@ def instance_problems(schema: Any, instance: Any) -> list[tuple[str, str]]:
     resource = referencing.Resource.from_contents(schema, default_specification=DRAFT202012)
     validator = BoundedValidator(schema, registry=registry.with_resource("urn:toolcast:instance", resource))
     try:
-        errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
+        with pattern_time(INSTANCE_SECONDS):
+            errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
     except PatternTooCostly as exc:
-        what = "key" if exc.key else "value"
         shown = exc.pattern if len(exc.pattern) <= 80 else exc.pattern[:77] + "..."
-        return [(located(instance, exc) or "",
-                 f"the {what} could not be checked against the pattern {shown!r}: {exc.why}")]
+        where, what = located(instance, exc) or ("", "key" if exc.key else "value")
+        return [(where, f"the {what} could not be checked against the pattern {shown!r}: {exc.why}")]
     except UnknownType as exc:  # a misspelt type in the schema (the tool checks report it as TC110)
         return [("", f"the schema cannot be applied: {exc.type!r} is not a JSON Schema type")]
     except regex.error as exc:

@@ -5,9 +5,9 @@ and one such pattern in a tool file (or in the tools an agent maps a model's cal
 toolcast. Every pattern that meets a value (``pattern``, ``patternProperties``, and through them
 ``propertyNames``, ``additionalProperties`` and ``unevaluatedProperties``) is matched here, with the
 ``regex`` engine, which takes Python's ``re`` syntax and meaning and stops a match after a time limit. A
-match that runs out of time raises `PatternTooCostly`; the pattern is then remembered, so each costly
-pattern costs its time limit once per process, and a caller bounds the patterns' total time with
-`pattern_time`. ``regex`` answers as ``re`` does (bench/bench_regex.py) and also reads ``\p{…}``, which
+match that runs out of time raises `PatternTooCostly`, and a caller bounds the total time of its matches
+with `pattern_time`. A pattern is never judged costly once and for all: another value may match it at
+once. ``regex`` answers as ``re`` does (bench/bench_regex.py) and also reads ``\p{…}``, which
 ECMAScript patterns use and ``re`` refuses."""
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ MATCH_SECONDS = 0.05
 MAX_PATTERN = 10_000
 
 _compiled: Table[str, Any] = Table(1024)
-_costly: Table[str, bool] = Table(4096)  # patterns that ran out of time once: not run again
 _budget: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("toolcast_pattern_time", default=None)
 
 
@@ -77,8 +76,6 @@ def search(pattern: str, text: str, *, key: bool = False) -> bool:
     A pattern that is not a regular expression raises ``regex.error``."""
     if len(pattern) > MAX_PATTERN:
         raise PatternTooCostly(pattern, text, key, _TOO_LONG)
-    if _costly.hit(pattern):
-        raise PatternTooCostly(pattern, text, key, _BACKTRACKS)
     allowance = _budget.get()
     limit = MATCH_SECONDS if allowance is None else min(MATCH_SECONDS, allowance[0])
     if limit <= 0:
@@ -88,10 +85,7 @@ def search(pattern: str, text: str, *, key: bool = False) -> bool:
     try:
         return compiled_pattern.search(text, timeout=limit) is not None
     except TimeoutError:
-        if limit < MATCH_SECONDS:
-            raise PatternTooCostly(pattern, text, key, _SPENT) from None
-        _costly.keep(pattern, True)  # a whole match's time spent: the pattern itself is costly
-        raise PatternTooCostly(pattern, text, key, _BACKTRACKS) from None
+        raise PatternTooCostly(pattern, text, key, _BACKTRACKS if limit >= MATCH_SECONDS else _SPENT) from None
     finally:
         if allowance is not None:
             allowance[0] -= time.process_time() - start
