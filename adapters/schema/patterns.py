@@ -16,21 +16,17 @@ import contextlib
 import contextvars
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import regex
 
-from ..lru import Table
-
-#: The longest one match may run, in CPU seconds (``regex`` counts the process's CPU time, so a loaded machine
-#: does not make an ordinary pattern run out of time). An ordinary pattern answers in microseconds on a value a
+#: The longest one match may run, in seconds of CPU time (what ``regex`` counts, so a loaded machine does not
+#: make an ordinary pattern run out of time). An ordinary pattern answers in microseconds on a value a
 #: person or a model writes; this is thousands of times that, and short enough for an editor.
 MATCH_SECONDS = 0.05
 #: Compiling is not under the time limit and grows with the pattern (a 700,000-character alternation takes
 #: seconds and hundreds of MB): a longer pattern is not compiled, it is too costly.
 MAX_PATTERN = 10_000
 
-_compiled: Table[str, Any] = Table(1024)
 _budget: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("toolcast_pattern_time", default=None)
 
 
@@ -48,27 +44,19 @@ class PatternTooCostly(Exception):
 
 _BACKTRACKS = f"it backtracks too much (more than {MATCH_SECONDS} s of matching)"
 _TOO_LONG = f"it is longer than {MAX_PATTERN:,} characters"
-_SPENT = "the time for this tool's patterns ran out"
+_SPENT = "the time allowed for all the patterns checked with it ran out"
 
 
 @contextlib.contextmanager
 def pattern_time(seconds: float) -> Iterator[None]:
-    """Within this block, matches may take ``seconds`` of CPU time in all; past that every further match is
-    too costly at once. The block owns its own allowance (a nested one replaces it for its duration)."""
+    """Within this block, patterns may take ``seconds`` of CPU time in all, compiling and matching; past that
+    every further one is too costly at once. The block owns its own allowance (a nested one replaces it for its
+    duration)."""
     token = _budget.set([seconds])
     try:
         yield
     finally:
         _budget.reset(token)
-
-
-def compiled(pattern: str) -> Any:
-    """``pattern`` compiled (``regex.error`` when it is not a regular expression)."""
-    found = _compiled.hit(pattern)
-    if found is None:
-        found = regex.compile(pattern)
-        _compiled.keep(pattern, found)
-    return found
 
 
 def search(pattern: str, text: str, *, key: bool = False) -> bool:
@@ -80,10 +68,9 @@ def search(pattern: str, text: str, *, key: bool = False) -> bool:
     limit = MATCH_SECONDS if allowance is None else min(MATCH_SECONDS, allowance[0])
     if limit <= 0:
         raise PatternTooCostly(pattern, text, key, _SPENT)
-    compiled_pattern = compiled(pattern)
     start = time.process_time()
     try:
-        return compiled_pattern.search(text, timeout=limit) is not None
+        return regex.compile(pattern).search(text, timeout=limit) is not None  # regex keeps 500 compiled
     except TimeoutError:
         raise PatternTooCostly(pattern, text, key, _BACKTRACKS if limit >= MATCH_SECONDS else _SPENT) from None
     finally:
