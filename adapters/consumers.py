@@ -85,9 +85,6 @@ class Consumer:
     match: re.Pattern[str] | None = None
     examples: tuple[str, ...] = ()
 
-    def rules_of(self, kind: str) -> tuple[ConsumerRule, ...]:
-        return tuple(r for r in self.rules if r.kind == kind)
-
 
 def _need(ok: bool, where: str, what: str) -> None:
     if not ok:

@@ -4,7 +4,6 @@ engine is imported on the first check, so making one costs the server's start no
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .caches import Caches
@@ -12,7 +11,6 @@ from .collector import collector_paused
 
 if TYPE_CHECKING:
     from ..document.parsed import ParsedDocument
-    from ..rules.findings import Finding
     from .config import CheckConfig
     from .report import DocumentReport
 
@@ -35,13 +33,6 @@ class Analyzer(Caches):
         from .engine import run_summary
 
         return run_summary(text, path, analyzer=self)
-
-    def check_names_across(self, reports: Mapping[str, DocumentReport], config: CheckConfig
-                           ) -> dict[str, tuple[Finding, ...]]:
-        """``checks.check_names_across`` (it remembers nothing: here so that one object answers all)."""
-        from .names import names_across
-
-        return names_across(reports, config)
 
 
 __all__ = ["Analyzer"]

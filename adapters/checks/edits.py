@@ -191,10 +191,3 @@ class Renderer:
             TextEdit(v[0], v[1], self.render(op.value, v[0], self.multiline(v[0], v[1]))),
         ]
 
-
-def apply_edits(text: str, edits: Sequence[TextEdit]) -> str:
-    """Apply non-overlapping edits (any order) to ``text``."""
-    out = text
-    for e in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        out = out[: e.start] + e.new_text + out[e.end :]
-    return out

@@ -6,12 +6,9 @@ from __future__ import annotations
 from ..providers import NameRule, name_rule, profile
 from ..targets import TARGETS
 
-__all__ = ["MAX_FUNCTIONS", "NameRule", "all_rules", "name_rule"]
+__all__ = ["MAX_FUNCTIONS", "NameRule", "name_rule"]
 
-#: Tools per request (providers.md §7.1, the profiles' `limits.function_declarations`).
+#: Tools per request (docs/providers.md §3.1, the profiles' `limits.function_declarations`).
 MAX_FUNCTIONS: dict[str, int] = {t: int(profile(t).limits["function_declarations"]) for t in TARGETS
                                  if isinstance(profile(t).limits.get("function_declarations"), int)}
 
-
-def all_rules() -> dict[str, NameRule]:
-    return {t: name_rule(t) for t in TARGETS}

@@ -144,10 +144,6 @@ class ParsedDocument:
         entry = self._resolve(pointer)
         return entry[0] if entry else None
 
-    def property_at(self, pointer: str) -> Property | None:
-        entry = self._resolve(pointer)
-        return entry[1] if entry else None
-
     def span(self, pointer: str, part: Part = "value") -> tuple[int, int] | None:
         """The range of the value, the key, or the whole ``"key": value`` at ``pointer``; None when
         there is no such place. The root and array elements have no key: ``key`` gives None (callers
@@ -166,31 +162,6 @@ class ParsedDocument:
             return (node.start, node.end)
         if prop is not None:
             return (prop.key_start, prop.key_end)
-        return None
-
-    def pointer_of(self, node: Node) -> str | None:
-        """The pointer of a node of this document (None for a node that is not in it)."""
-        cur = self.root
-        pointer = ""
-        while cur is not None:
-            if cur is node:
-                return pointer
-            if cur.kind == "object":
-                props = cur.properties or []
-                i = bisect_right(props, node.start, key=_key_start) - 1
-                if i < 0 or props[i].value is None:
-                    return None
-                pointer += "/" + escape(props[i].key)
-                cur = props[i].value
-            elif cur.kind == "array":
-                items = cur.items or []
-                i = bisect_right(items, node.start, key=_node_start) - 1
-                if i < 0:
-                    return None
-                pointer += f"/{i}"
-                cur = items[i]
-            else:
-                return None
         return None
 
     def location(self, offset: int) -> Location:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from toolcast.adapters.checks import CheckConfig, Finding, check_document
-from toolcast.adapters.checks.edits import apply_edits
+from toolcast.adapters.checks import CheckConfig, Finding, TextEdit, check_document
 
 
 def findings(text: str, code: str | None = None, **config: Any) -> list[Finding]:
@@ -24,3 +24,12 @@ def span_of(text: str, snippet: str, occurrence: int = 0) -> tuple[int, int]:
 
 def apply_fix(text: str, finding: Finding, which: int = 0) -> str:
     return apply_edits(text, finding.all_fixes()[which].edits)
+
+
+def apply_edits(text: str, edits: Sequence[TextEdit]) -> str:
+    """Apply non-overlapping edits (any order) to ``text``: the tests' own application of a fix, as an editor
+    applies a workspace edit."""
+    out = text
+    for e in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        out = out[: e.start] + e.new_text + out[e.end :]
+    return out
