@@ -62,6 +62,9 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "server/lsp/documents.py": ("tests/server/test_text_sync.py", "tests/server/test_sync_fuzz.py"),
     "server/lsp/message_json.py": ("tests/server/test_message_json.py",),
     "adapters/document/dialect.py": ("tests/checks/test_tool_files.py", "tests/checks/test_engine_exact.py"),
+    "adapters/schema/bounded.py": ("tests/checks/test_bounded_validator.py", "tests/adversarial/test_patterns.py",
+                                   "tests/messages/test_arguments.py"),
+    "adapters/schema/patterns.py": ("tests/checks/test_bounded_validator.py", "tests/adversarial/test_patterns.py"),
     # Tables read at import: every test of their package runs them.
     "adapters/checks/target_rules.py": ("tests/checks/test_limits.py", "tests/checks/test_rules.py"),
     "adapters/convert/keywords.py": ("tests/convert/test_walker_exact.py", "tests/convert/test_shared_lowering.py"),
