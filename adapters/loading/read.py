@@ -63,28 +63,39 @@ class LoadedTool:
         return self.pointer
 
 
+#: Where a Gemini tool lists its declarations: the REST API's JSON name and the Python SDK's (also accepted in
+#: request bodies).
+DECLARATION_KEYS = ("functionDeclarations", "function_declarations")
+
+
+def _declarations_key(item: Any) -> str | None:
+    if isinstance(item, dict):
+        return next((k for k in DECLARATION_KEYS if isinstance(item.get(k), list)), None)
+    return None
+
+
 def _containers(value: Any) -> list[tuple[str, Any, str | None]]:
     """(pointer, candidate, shape hint) for every place a tool object can stand in a file; inside
-    ``functionDeclarations`` a bare ``{"name": ...}`` is a Gemini declaration."""
+    ``functionDeclarations`` (or ``function_declarations``) a bare ``{"name": ...}`` is a Gemini declaration."""
     out: list[tuple[str, Any, str | None]] = []
 
     def items(base: str, seq: list[Any]) -> None:
         for i, item in enumerate(seq[:MAX_TOOLS]):
             ptr = f"{base}/{i}"
-            if isinstance(item, dict) and isinstance(item.get("functionDeclarations"), list):
-                out.extend((f"{ptr}/functionDeclarations/{j}", d, "gemini")
-                           for j, d in enumerate(item["functionDeclarations"][:MAX_TOOLS]))
+            key = _declarations_key(item)
+            if key is not None:
+                out.extend((f"{ptr}/{key}/{j}", d, "gemini") for j, d in enumerate(item[key][:MAX_TOOLS]))
             else:
                 out.append((ptr, item, None))
 
     if isinstance(value, list):
         items("", value)
     elif isinstance(value, dict):
+        key = _declarations_key(value)
         if isinstance(value.get("tools"), list):
             items("/tools", value["tools"])
-        elif isinstance(value.get("functionDeclarations"), list):
-            out.extend((f"/functionDeclarations/{j}", d, "gemini")
-                       for j, d in enumerate(value["functionDeclarations"][:MAX_TOOLS]))
+        elif key is not None:
+            out.extend((f"/{key}/{j}", d, "gemini") for j, d in enumerate(value[key][:MAX_TOOLS]))
         elif isinstance(value.get("toolConfig"), dict) and isinstance(value["toolConfig"].get("tools"), list):
             items("/toolConfig/tools", value["toolConfig"]["tools"])
         else:

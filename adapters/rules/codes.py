@@ -774,10 +774,11 @@ TOKEN_BUDGET = _rule(
     "The tools of a file (or MCP server) take more tokens than the configured `max_tokens` for a target.",
     "Tool definitions are sent with every request and take context before the conversation starts. The "
     "estimate is the tokens of the definitions as toolcast converts them for the target, counted with the "
-    "model family's encoding (OpenAI: the cookbook's function-count recipe over o200k_base; providers whose "
-    "tokenizer is not public: an OpenAI encoding that approximates it), plus the per-request tokens where "
-    "one is documented. Checked only when `max_tokens` is set; needs the `toolcast[tokens]` extra. The "
-    "finding is on the tool where the running total passes the budget.",
+    "model family's encoding (OpenAI: the text the API renders for the tools, in the mode they are sent; "
+    "providers whose tokenizer is not public: an OpenAI encoding that approximates it), plus what a request "
+    "adds once (Anthropic and Bedrock: the tool-use system prompt of the model named in `models`, the low end "
+    "of its range when none is). Checked only when `max_tokens` is set; needs the `toolcast[tokens]` extra. "
+    "The finding is on the tool where the running total passes the budget.",
     '# toolcast.toml\nmax_tokens = 100\n# tools.json: 3 tools, ≈ 240 tokens for OpenAI',
     '# toolcast.toml\nmax_tokens = 300\n# or shorter descriptions, or fewer tools per request',
 )

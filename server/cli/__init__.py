@@ -21,11 +21,13 @@ COMMAND_MODULES = (
     "providers_cmd",
     "messages_cmd",
     "snapshot_cmd",
+    "proxy_cmd",
 )
 #: Which module registers each subcommand: a command line naming one imports only that module.
 COMMANDS = {
     "serve": "serve_cmd", "check": "check_cmd", "convert": "convert_cmd", "explain": "explain_cmd",
     "providers": "providers_cmd", "request": "messages_cmd", "response": "messages_cmd", "snapshot": "snapshot_cmd",
+    "proxy": "proxy_cmd",
 }
 
 

@@ -38,12 +38,14 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
 
 def split_command(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
     """``(toolcast's own arguments, the server or tool command)``: the command is what follows the
-    first ``--`` when ``--mcp`` or ``--exec`` comes before it; otherwise the arguments are left as they are."""
+    first ``--`` when ``--mcp`` or ``--exec`` comes before it, or the command is ``proxy``; otherwise the
+    arguments are left as they are."""
     words = list(argv)
     if SEPARATOR not in words:
         return words, None
     cut = words.index(SEPARATOR)
-    if not any(flag in words[:cut] for flag in _TAKES_COMMAND):
+    # `toolcast proxy` always takes the server command after `--`.
+    if words[:1] != ["proxy"] and not any(flag in words[:cut] for flag in _TAKES_COMMAND):
         return words, None
     return words[:cut], words[cut + 1 :]
 

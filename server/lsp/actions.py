@@ -14,6 +14,7 @@ from lsprotocol import types as t
 from toolcast.adapters.checks import is_request as is_request_value
 
 from .documents import Document, uri_to_path
+from .export_place import destination, outside, tool_file_stem
 from .protocol import ErrorReply
 from .quick_fixes import quick_fixes
 from .state import EAGER_EXPORT_TOOLS, ToolcastServer
@@ -56,7 +57,7 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
         chosen = [lt for lt in loaded if lt.index == tool_index]
         # `sendable`: what the provider would reject (or toolcast refuses) is a ConversionError, never written
         output: Any = convert(chosen[0].tool, target).sendable() if chosen else None
-        name = export_file_name(chosen[0].tool.name if chosen else stem, target)
+        name = export_file_name(tool_file_stem(chosen[0].tool.name, target) if chosen else stem, target)
     elif len(loaded) == 1 and loaded[0].pointer == "":
         output = convert(loaded[0].tool, target).sendable()
         name = export_file_name(stem, target)
@@ -71,7 +72,8 @@ def export_name(doc: Document, target: str, tool_name: str | None) -> str:
     from toolcast.adapters.targets import export_file_name, source_stem
 
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
-    return export_file_name(tool_name if tool_name is not None else source_stem(path.name), target)
+    stem = tool_file_stem(tool_name, target) if tool_name is not None else source_stem(path.name)
+    return export_file_name(stem, target)
 
 
 SHOW_EXPORT = "toolcast.showExport"
@@ -147,6 +149,8 @@ class _Offer:
     overwrites: bool  # ... and that overwrite them
     lazy: bool  # the edit is computed by `codeAction/resolve` when the action is chosen
     eager: bool  # the edit is computed now (a small file, a client that does not resolve edits)
+    outside: str | None  # why the document's folder is outside the workspace (`export_place.outside`)
+    disabled: bool  # the client lists an action that cannot run as disabled, with the reason
 
 
 def _offer(ls: ToolcastServer, doc: Document, report: DocumentReport, under: ToolSummary | None,
@@ -159,7 +163,9 @@ def _offer(ls: ToolcastServer, doc: Document, report: DocumentReport, under: Too
     creates = session.create_files
     lazy = bool(session.resolve_edit and creates and doc.path is not None)
     eager = not lazy and len(report.tools) <= EAGER_EXPORT_TOOLS
-    return _Offer(doc, request, under, len(report.tools), creates, session.overwrite_files, lazy, eager)
+    folder = outside(doc.path.parent, ls.roots) if doc.path else None
+    return _Offer(doc, request, under, len(report.tools), creates, session.overwrite_files, lazy, eager, folder,
+                  session.disabled_actions)
 
 
 def _export_choices(ls: ToolcastServer, doc: Document, offer: _Offer) -> Iterator[tuple[str, str, int | None]]:
@@ -185,8 +191,11 @@ def _export_action(offer: _Offer, kind: str, target: str, scope: str, index: int
     title = f"Preview as {label} request" if offer.request else f"Export to {label}" + (
         f" ({under.name})" if under is not None else "")
     name = export_name(doc, target, under.name if under is not None else None)
-    dest = (doc.path.parent / name) if doc.path else None
-    exists = dest is not None and (dest.exists() or dest.is_symlink())
+    dest, refused = destination(doc.path, name, offer.outside) if doc.path else (None, None)
+    if refused is not None:  # never offered as an overwrite: said as the reason where the client shows one
+        return t.CodeAction(title=title, kind=kind, disabled=t.CodeActionDisabled(
+            f"toolcast: {refused}")) if offer.disabled else None
+    exists = dest is not None and dest.exists()
     via_edit = offer.creates and dest is not None and (offer.lazy or offer.eager)
     # An export whose file exists is not offered (choosing it could only fail), except to a client
     # that can overwrite through its edit: the title says so. Not under a new name: only
@@ -249,7 +258,10 @@ def resolve_code_action(ls: ToolcastServer, action: t.CodeAction) -> t.CodeActio
         name, text = render_export(doc, data["target"], data.get("tool"))
     except (ToolcastError, ValueError) as exc:  # a file that does not load
         return ErrorReply(f"codeAction/resolve: {exc}", -32603)
-    dest = doc.path.parent / name
+    dest, refused = destination(doc.path, name, outside(doc.path.parent, ls.roots))
+    if refused is not None:  # the destination changed since the action was listed: a client may show no error
+        ls.window_show_message(t.ShowMessageParams(t.MessageType.Error, f"toolcast: not exported: {refused}"))
+        return ErrorReply(f"codeAction/resolve: {refused}", -32603)
     exists = dest.exists()
     if exists and not ls.session.overwrite_files:
         return ErrorReply(f"codeAction/resolve: {name} exists; this client cannot overwrite files", -32603)
@@ -286,8 +298,10 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
         return json.loads(text)
     if doc.path is None:
         return ErrorReply("toolcast.export: export needs a file on disk", -32603)
-    dest = doc.path.parent / name
-    if dest.exists() or dest.is_symlink():
+    dest, refused = destination(doc.path, name, outside(doc.path.parent, ls.roots))
+    if refused is not None:  # the caller shows the error (VS Code's "Export tool to…", eglot's echo area)
+        return ErrorReply(f"toolcast.export: {refused}", -32603)
+    if dest.exists():
         return ErrorReply(f"toolcast.export: {dest.name} exists; toolcast does not overwrite it", -32603)
     from ..output import write_atomic
 

@@ -1,5 +1,6 @@
-"""Token cost in the editor: a code lens on each tool (``≈ 312 tokens (OpenAI, o200k)``) and one at the top of
-the file with the total per request, for the first configured target; the tool name's hover lists every
+"""Token cost in the editor: a code lens on each tool (``≈ 312 tokens (OpenAI, o200k, non-strict, mean error
+0.4% on 42 published pairs)``) and one at the top of the file with the total per request (with the tool-use
+system prompt where the provider adds one), for the first configured target; the tool name's hover lists every
 target (``hover.py``). The lenses are sent without their title and resolved (``codeLens/resolve``) when the
 editor shows them, so a large file pays only for the tools in view; the total is counted in slices
 between which the server answers other messages. The counts are the session analyzer's ``TokenCosts``
@@ -8,10 +9,11 @@ between which the server answers other messages. The counts are the session anal
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as t
-from toolcast.adapters.cost import METHODS, UNAVAILABLE
+from toolcast.adapters.cost import UNAVAILABLE, model_for
 from toolcast.adapters.pointer import resolve
 
 if TYPE_CHECKING:
@@ -56,27 +58,33 @@ async def resolve_cost_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
         costs = ls.analyzer.token_costs
         value = doc.parsed.value
         index = data.get("tool")
+        model = model_for(target, config.models)
         if index is None:
-            method = METHODS[target]
             if not costs.available:
                 title = f"toolcast: tokens {UNAVAILABLE}"
             else:
-                total = method.per_request
+                base = costs.per_request(target, model)
+                total = base.tokens or 0
                 missing = 0
+                modes: set[str] = set()
                 for n, tool in enumerate(report.tools):
                     if n and n % SLICE == 0:
                         await asyncio.sleep(0)  # let edits and other requests in
-                    tokens = costs.tool(resolve(value, tool.pointer, None), tool.shape, target, options).tokens
-                    if tokens is None:
+                    cost = costs.tool(resolve(value, tool.pointer, None), tool.shape, target, options, model)
+                    if cost.tokens is None:
                         missing += 1
                     else:
-                        total += tokens
+                        total += cost.tokens
+                        modes.add(cost.mode)
                 skipped = f", {missing} tool(s) not counted" if missing else ""
-                title = (f"toolcast: ≈ {total:,} tokens for {len(report.tools)} tool(s) per request "
-                         f"({method.label}, estimate{skipped})")
+                high = total - (base.tokens or 0) + base.high if base.high is not None else None
+                mode = "strict" if "strict" in modes else next(iter(modes), "")
+                shown = replace(base, tokens=total, high=high, mode=mode)
+                title = (f"toolcast: ≈ {shown.figure} tokens for {len(report.tools)} tool(s) per request "
+                         f"({shown.method.provider}, {shown.qualifiers}, estimate{skipped})")
         else:
             found = next((x for x in report.tools if x.index == index), None)
             if found is not None:
-                cost = costs.tool(resolve(value, found.pointer, None), found.shape, target, options)
+                cost = costs.tool(resolve(value, found.pointer, None), found.shape, target, options, model)
                 title = f"toolcast: {cost.label()}"
     return t.CodeLens(lens.range, t.Command(title, ""), lens.data)

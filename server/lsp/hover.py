@@ -29,14 +29,20 @@ def cost_lines(costs: TokenCosts, value: Any, shape: str | None, config: CheckCo
         return []
     if not costs.available:
         return [f"\nTokens: {UNAVAILABLE}"]
-    lines = ["\nTokens (estimate: the tool as toolcast converts it for the target, counted with the model "
+    from toolcast.adapters.cost import model_for
+
+    lines = ["\nTokens (estimate: the tool as toolcast converts it for the target, as sent, counted with the model "
              "family's encoding; '≈ cl100k': the provider's tokenizer is not public, an OpenAI encoding "
-             "approximates it):"]
+             "approximates it; each with its error on published pairs):"]
     for target in config.targets:
-        cost = costs.tool(value, shape, target, config.options_for(target))
-        shown = f"≈ {cost.tokens:,} ({cost.method.encoding_label})" if cost.tokens is not None \
-            else cost.reason
+        model = model_for(target, config.models)
+        cost = costs.tool(value, shape, target, config.options_for(target), model)
+        shown = f"≈ {cost.figure} ({cost.qualifiers})" if cost.tokens is not None else cost.reason
         lines.append(f"- {DISPLAY_NAMES[target]}: {shown}")
+        once = costs.per_request(target, model) if cost.tokens is not None else None
+        if once is not None and once.prompt is not None:
+            lines.append(f"  + {once.figure} once per request: the tool-use system prompt {cost.method.provider} "
+                         f"adds ({once.prompt_label})")
     return lines
 
 

@@ -4,9 +4,10 @@ of ``.vscode/mcp.json`` (``{"servers": {...}}``), ``.mcp.json`` and Claude Deskt
 
 Lenses are computed from the text alone: opening, editing or saving a workspace file never starts a
 process. Only the ``toolcast.checkMcpServer`` command (the lens's explicit action) starts the server
-(or connects to its URL), writes its tools as a snapshot file outside the workspace and asks the
-client to open it, where the ordinary checks publish the findings as diagnostics. Environment values
-from the file are passed to the server and appear in no log, message or result.
+(or connects to its URL), writes its tools as a snapshot file outside the workspace, in a folder
+private to the server's session (``snapshot_folder``), and asks the client to open it, where the
+ordinary checks publish the findings as diagnostics. Environment values from the file are passed to
+the server and appear in no log, message or result.
 
 ``register(server)`` is the whole hook into the protocol layer: it adds the command; ``code_lenses``
 is called by the code lens handler for configuration files.
@@ -176,10 +177,15 @@ def source_for(entry: Entry, config: Path) -> Any:
                      env={k: _expand(v, folder, vscode) for k, v in entry.env.items()}, cwd=cwd)
 
 
-def snapshot_folder() -> Path:
-    """Where lens results go: outside every workspace, one file per server (replaced on each run)."""
-    folder = Path(tempfile.gettempdir()) / f"toolcast-mcp-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
-    folder.mkdir(mode=0o700, exist_ok=True)
+def snapshot_folder(ls: Any) -> Path:
+    """Where lens results go: outside every workspace, one file per server (replaced on each run), in a
+    folder made for this server's session by ``mkdtemp`` (mode 0700, a name nobody can guess). A shared
+    name such as ``$TMPDIR/toolcast-mcp-<uid>`` could be made first by another local user, with links in
+    it to this user's files. Made again if something removed it."""
+    folder: Path | None = getattr(ls, "_toolcast_snapshot_folder", None)
+    if folder is None or not folder.is_dir():
+        folder = Path(tempfile.mkdtemp(prefix="toolcast-mcp-"))
+        ls._toolcast_snapshot_folder = folder
     return folder
 
 
@@ -194,7 +200,9 @@ def register(server: Any) -> None:
 
 async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
     from toolcast.adapters.checks import Severity, check_document, load_config
+    from toolcast.adapters.errors import ToolcastError
     from toolcast.server.mcp_source import McpSourceError, fetch_tools, label, render_document, tools_document
+    from toolcast.server.output import plain_file_stem, write_atomic
 
     from .documents import uri_to_path
 
@@ -218,8 +226,11 @@ async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
         return _failed(ls, f"{name}: {exc}")
     server_label = label(found.name or name)
     body = render_document(tools_document(found.tools))
-    path = snapshot_folder() / f"{label(name)}.tools.json"
-    path.write_text(body, encoding="utf-8")
+    path = snapshot_folder(ls) / f"{plain_file_stem(name.strip())}.tools.json"
+    try:
+        write_atomic(path, body, source=None)
+    except ToolcastError as exc:
+        return _failed(ls, f"{name}: {exc}")
     cfg, _problems = load_config(_folder(config))
     report = check_document(body, config=cfg, analyzer=getattr(ls, "analyzer", None))  # the session's
     errors = sum(1 for f in report.findings if f.severity == Severity.ERROR)

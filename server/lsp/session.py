@@ -27,6 +27,7 @@ class ClientSession:
     # `codeAction/resolve` may fill in an action's `edit` (resolveSupport.properties has "edit"): export
     # actions are then listed without their edit and computed only when chosen.
     resolve_edit: bool = False
+    disabled_actions: bool = False  # a code action may be listed as disabled, with the reason (disabledSupport)
 
     @classmethod
     def resolve(cls, caps: t.ClientCapabilities, encoding: object) -> ClientSession:
@@ -54,4 +55,5 @@ class ClientSession:
             config_registration=bool(conf is not None and conf.dynamic_registration),
             configuration=bool(ws is not None and ws.configuration),
             resolve_edit="edit" in resolvable,
+            disabled_actions=bool(action and action.disabled_support),
         )

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from test_budgets import COOKBOOK_API_TOKENS, COOKBOOK_TOOL, cookbook_message_tokens
+from test_budgets import COOKBOOK_TOOL, cookbook_tools_share, openai_per_request
 
 #: Runs the CLI with the tokenizer's import blocked (``sys.modules[name] = None`` makes ``import`` raise
 #: ImportError), the product's own handling of a missing extra.
@@ -40,16 +40,22 @@ def test_json_cost_is_the_cookbook_count_and_names_its_method(tmp_path: Path) ->
     assert isinstance(doc["findings"], list)
     costs = doc["costs"]
     assert costs["estimate"] is True and costs["available"] is True
-    assert costs["targets"]["openai"]["label"] == "OpenAI, o200k" and costs["targets"]["openai"]["per_request"] == 12
-    assert "cookbook" in costs["targets"]["openai"]["method"]
+    assert costs["targets"]["openai"]["label"] == "OpenAI, o200k"
+    assert "namespace functions" in costs["targets"]["openai"]["method"]
+    assert "published pairs" in costs["targets"]["openai"]["accuracy"]
     assert "approximates Anthropic's tokenizer" in costs["targets"]["anthropic"]["method"]
     (file,) = costs["files"]
     assert file["path"] == "weather.tools.json"
     (tool,) = file["tools"]
     assert tool["name"] == "get_current_weather" and set(tool["tokens"]) == {"openai", "anthropic"}
     # The independent count: the API's 101 for the cookbook's tool and messages, less the messages.
-    assert file["total"]["openai"] == COOKBOOK_API_TOKENS - cookbook_message_tokens()
-    assert file["total"]["openai"] == tool["tokens"]["openai"] + 12
+    assert file["total"]["openai"] == cookbook_tools_share()
+    assert file["total"]["openai"] == tool["tokens"]["openai"] + openai_per_request()
+    assert file["per_target"]["openai"]["mode"] == "non-strict"
+    # Anthropic's tool-use system prompt is in the total, with its source: no Claude model named, so the range.
+    prompt = file["per_target"]["anthropic"]["tool_use_system_prompt"]
+    assert prompt["tokens"] == [159, 530] and prompt["source"].startswith("https://docs.anthropic.com/")
+    assert file["range"]["anthropic"] == [tool["tokens"]["anthropic"] + 159, tool["tokens"]["anthropic"] + 530]
 
 
 def test_plain_json_output_is_unchanged_without_cost(tmp_path: Path) -> None:
@@ -62,10 +68,10 @@ def test_text_cost_is_one_line_per_file_and_only_when_asked(tmp_path: Path) -> N
     plain = toolcast("check", "weather.tools.json", cwd=tmp_path)
     assert "tokens" not in plain.stdout + plain.stderr
     done = toolcast("check", "--cost", "weather.tools.json", cwd=tmp_path)
-    want = COOKBOOK_API_TOKENS - cookbook_message_tokens()
-    assert (f"weather.tools.json: 1 tool(s), tokens per request (estimate): openai ≈ {want} (o200k), "
-            "anthropic ≈ ") in done.stdout
-    assert "(≈ cl100k)" in done.stdout
+    want = cookbook_tools_share()
+    assert (f"weather.tools.json: 1 tool(s), tokens per request (estimate): openai ≈ {want} (o200k, non-strict, "
+            "mean error ") in done.stdout
+    assert "anthropic ≈ " in done.stdout and "(≈ cl100k, incl. 159–530 tool-use system prompt" in done.stdout
 
 
 def test_budgets_from_toolcast_toml_through_the_cli(tmp_path: Path) -> None:

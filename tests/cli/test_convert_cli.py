@@ -96,7 +96,7 @@ def _mcp_out(src: Path, out: Path) -> subprocess.CompletedProcess[str]:
                            str(out)], capture_output=True, text=True, timeout=60, umask=0o022)
 
 
-def test_out_keeps_modes_and_writes_through_symlinks(tmp_path: Path) -> None:
+def test_out_keeps_modes_and_never_writes_through_symlinks(tmp_path: Path) -> None:
     src = tmp_path / "t.tool.json"
     src.write_text((FIXTURES / "legacy.tool.json").read_text(encoding="utf-8"), encoding="utf-8")
     new = tmp_path / "new.mcp.json"
@@ -110,14 +110,12 @@ def test_out_keeps_modes_and_writes_through_symlinks(tmp_path: Path) -> None:
     real = tmp_path / "real" / "target.json"
     real.parent.mkdir()
     real.write_text("old")
-    real.chmod(0o664)
     link = tmp_path / "link.mcp.json"
     link.symlink_to(real)
     done = _mcp_out(src, link)
-    assert done.returncode == 0, done.stderr
-    assert link.is_symlink() and "inputSchema" in real.read_text()  # written through, the link kept
-    assert real.stat().st_mode & 0o777 == 0o664
-    assert sorted(p.name for p in real.parent.iterdir()) == ["target.json"]  # no temporary left
+    assert done.returncode == 2 and "symbolic link" in done.stderr, done.stderr  # the link names another file
+    assert link.is_symlink() and real.read_text() == "old"
+    assert sorted(p.name for p in real.parent.iterdir()) == ["target.json"]
 
 
 def test_lone_surrogate_is_escaped_not_a_crash(tmp_path: Path) -> None:

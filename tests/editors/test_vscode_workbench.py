@@ -98,8 +98,9 @@ def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
         # 1b. The token cost lenses on the tool and for the file, for the first target (OpenAI): the numbers
         # `toolcast check --cost --format json` gives for the same file.
         cost = _cost(source)
-        openai = f"≈ {cost['tools'][0]['tokens']['openai']:,} tokens ({cost['labels']['openai']})"
-        total = f"≈ {cost['total']['openai']:,} tokens for 1 tool(s) per request ({cost['labels']['openai']}, estimate)"
+        openai = cost["tools"][0]["labels"]["openai"]
+        whole = cost["per_target"]["openai"]
+        total = f"≈ {whole['figure']} tokens for 1 tool(s) per request ({whole['qualifiers']}, estimate)"
         wb.goto(1, 1)  # the lenses sit above the tool's first line
         try:
             wb.until(lambda: f"toolcast: {openai}" in _lens_text(wb) and f"toolcast: {total}" in _lens_text(wb),
@@ -121,7 +122,7 @@ def test_extension_in_a_real_workbench(tmp_path: Path, shots: Path) -> None:
         assert any(f"max_tokens is {budget}" in r for r in rows), rows
         # The server asks for code lenses again (workspace/codeLens/refresh): the count follows the targets.
         wb.goto(1, 1)
-        anthropic = f"toolcast: ≈ {cost['tools'][0]['tokens']['anthropic']:,} tokens ({cost['labels']['anthropic']})"
+        anthropic = f"toolcast: {cost['tools'][0]['labels']['anthropic']}"
         wb.until(lambda: "toolcast: no losses" in _lens_text(wb) and anthropic in _lens_text(wb),
                  f"the code lenses 'no losses' and '{anthropic}'")
         wb.shot("targets-anthropic")

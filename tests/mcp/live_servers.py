@@ -23,6 +23,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 PYPI_SERVERS = ("mcp-server-git==2026.10.19", "mcp-server-fetch==2026.10.24")
 NPM_EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31"
+NPM_INSPECTOR = "@modelcontextprotocol/inspector@0.15.0"
 _INSTALL_TIMEOUT = 900
 _UNREACHABLE = ("Max retries exceeded", "NewConnectionError", "Temporary failure in name resolution",
                 "Network is unreachable", "Name or service not known", "Could not fetch URL", "ConnectTimeout",
@@ -77,24 +78,31 @@ def pypi_servers() -> Path:
     return env / "bin"
 
 
-def npm_everything() -> Path:
-    """The installed package folder of @modelcontextprotocol/server-everything."""
+def _npm_prefix(folder: str, spec: str) -> Path:
+    """A cache folder (``folder``) holding the npm package ``spec`` and its dependencies, installed once."""
     npm = shutil.which("npm")
     if npm is None:
-        pytest.fail("npm is not installed: the server-everything tests need Node.js and npm (as CI has)")
-    prefix = cache_dir() / "npm"
-    package = prefix / "node_modules" / "@modelcontextprotocol" / "server-everything"
-    marker = prefix / (".installed-" + NPM_EVERYTHING.replace("/", "+"))
-    with _installing("npm"):
-        if marker.exists():
-            return package
-        shutil.rmtree(prefix, ignore_errors=True)
-        prefix.mkdir(parents=True)
-        _install("npm install " + NPM_EVERYTHING,
-                 [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error",
-                  NPM_EVERYTHING], prefix)
-        marker.touch()
-    return package
+        pytest.fail(f"npm is not installed: the tests of {spec} need Node.js and npm (as CI has)")
+    prefix = cache_dir() / folder
+    marker = prefix / (".installed-" + spec.replace("/", "+"))
+    with _installing(folder):
+        if not marker.exists():
+            shutil.rmtree(prefix, ignore_errors=True)
+            prefix.mkdir(parents=True)
+            _install("npm install " + spec, [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
+                                             "--loglevel=error", spec], prefix)
+            marker.touch()
+    return prefix
+
+
+def npm_everything() -> Path:
+    """The installed package folder of @modelcontextprotocol/server-everything."""
+    return _npm_prefix("npm", NPM_EVERYTHING) / "node_modules" / "@modelcontextprotocol" / "server-everything"
+
+
+def npm_inspector() -> Path:
+    """The MCP Inspector's command (its CLI mode: `mcp-inspector --cli COMMAND --method ...`)."""
+    return _npm_prefix("inspector", NPM_INSPECTOR) / "node_modules" / ".bin" / "mcp-inspector"
 
 
 def free_port() -> int:

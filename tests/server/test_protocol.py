@@ -171,7 +171,7 @@ def test_export_files_get_the_umask_mode_and_symlinks_are_refused(tmp_path: Path
         (tmp_path / "w.anthropic.json").symlink_to(elsewhere)
         rid = raw.request("workspace/executeCommand", {"command": "toolcast.export",
                                                        "arguments": [src.as_uri(), "anthropic"]})
-        assert "does not overwrite" in _error(raw, rid)["message"]
+        assert "symbolic link" in _error(raw, rid)["message"]
         assert elsewhere.read_text() == "mine" and (tmp_path / "w.anthropic.json").is_symlink()
     finally:
         raw.close()
