@@ -196,3 +196,25 @@ def test_the_language_server_answers_beside_a_hostile_file_and_shuts_down(tmp_pa
         if server.proc.poll() is None:
             os.kill(server.proc.pid, 9)
             server.proc.wait(10)
+
+
+_PROXY = """
+import json, sys
+from toolcast.adapters.model import CanonicalTool
+from toolcast.adapters.proxy_plan import validate_arguments
+tool = CanonicalTool("probe", "d", json.loads(sys.argv[1]))
+print(json.dumps(validate_arguments(tool, json.loads(sys.argv[2]))))
+"""
+
+
+def test_the_proxy_validates_arguments_under_the_time_limit() -> None:
+    """The proxy checks formats in a second pass over the arguments; ``(a+)+$|!`` matches ``aaa…!`` at once in
+    the bounded engine (the first pass passes it) and for ever in ``re``: the second pass must be bounded too."""
+    schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": "(a+)+$|!"},
+                                               "site": {"type": "string", "format": "uri"}}}
+    out = run([sys.executable, "-c", _PROXY, json.dumps(schema), json.dumps({"code": VALUE, "site": "not a uri"})],
+              timeout=TIMEOUT)
+    _report("proxy validate_arguments", out)
+    assert not out.timed_out, f"still running after {out.seconds:.1f} s"
+    assert out.returncode == 0, out.stderr
+    assert [pointer for pointer, _ in json.loads(out.stdout)] == ["/site"]
