@@ -395,16 +395,7 @@ class TokenCosts:
         output = self._conversions.output(value, shape, target, options)
         if output is None:
             return Cost(target, None, method, "not available (the tool cannot be converted)")
-        mode = ""
-        if method.recipe == "openai-namespace":
-            function = output.get("function", output)
-            function = function if isinstance(function, Mapping) else {}
-            mode = "strict" if function.get("strict") is True else "non-strict"
-            tokens = openai_prompt.block_tokens(count, function, nested)
-        elif method.recipe == "gemini-declaration":
-            tokens = count(_compact(output)) + GEMINI_PER_DECLARATION
-        else:
-            tokens = count(_compact(output))
+        tokens, mode = _output_tokens(output, method, count, nested)
         self._counts.keep(key, (tokens, mode))
         self._by_object.keep(same, (value, tokens, mode))
         return Cost(target, tokens, method, mode=mode)
@@ -443,22 +434,29 @@ class TokenCosts:
         mode = "strict" if "strict" in modes else next(iter(modes), "")
         return replace(base, tokens=total, high=high, mode=mode)
 
-
     def converted(self, outputs: Sequence[Any], target: str) -> Cost:
         """Tools already converted for ``target`` (their provider objects), in one request: no second conversion
         (``toolcast proxy`` holds its conversions)."""
-        method = METHODS[target]
-        count = self.counter(method.encoding)
-        if count is None:
-            return Cost(target, None, method, UNAVAILABLE)
-        total = method.per_request if outputs else 0
-        for output in outputs:
-            if method.recipe == "openai-functions":
-                function = output.get("function", output) if isinstance(output, Mapping) else {}
-                total += openai_function_tokens(function if isinstance(function, Mapping) else {}, count)
-            else:
-                total += count(_compact(output))
-        return Cost(target, total, method)
+        base = self.per_request(target) if outputs else Cost(target, 0, method_for(target))
+        count = self.counter(base.method.encoding)
+        if base.tokens is None or count is None:
+            return Cost(target, None, base.method, UNAVAILABLE)
+        total = base.tokens + sum(_output_tokens(output, base.method, count, _nested_descriptions(None))[0]
+                                  for output in outputs)
+        high = total - base.tokens + base.high if base.high is not None else None
+        return replace(base, tokens=total, high=high)
+
+
+def _output_tokens(output: Any, method: Method, count: Counter, nested: bool) -> tuple[int, str]:
+    """A converted tool's tokens in ``method``'s rendering, and the OpenAI mode it is sent in."""
+    if method.recipe == "openai-namespace":
+        function = output.get("function", output) if isinstance(output, Mapping) else {}
+        function = function if isinstance(function, Mapping) else {}
+        mode = "strict" if function.get("strict") is True else "non-strict"
+        return openai_prompt.block_tokens(count, function, nested), mode
+    if method.recipe == "gemini-declaration":
+        return count(_compact(output)) + GEMINI_PER_DECLARATION, ""
+    return count(_compact(output)), ""
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,10 @@ _.did_open
 _.did_change
 _.did_close
 
+# Format checks registered with jsonschema's FormatChecker by decorator (adapters/proxy_plan.py).
+_._uri
+_._date_time
+
 # pygls' own hooks and attributes toolcast overrides or sets.
 _._start_io_async
 _._stop_event

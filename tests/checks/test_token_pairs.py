@@ -176,3 +176,22 @@ def test_a_request_bodys_model_and_tool_choice_select_the_encoding_and_the_syste
     body["model"] = "gpt-4"
     file = _cli_costs(tmp_path, "gpt4.request.json", body, "openai")
     assert "(OpenAI, cl100k," in file["per_target"]["openai"]["label"]  # type: ignore[index]
+
+
+def test_tools_already_converted_cost_what_the_same_tools_cost_unconverted() -> None:
+    """``TokenCosts.converted`` (the proxy's figure for what it serves) counts each target's rendering and
+    per-request part exactly as ``total`` does for the tools before conversion."""
+    import toolcast
+    from toolcast.adapters.cost import TokenCosts
+    from toolcast.adapters.targets import TARGETS
+
+    tools = [{"name": "get_weather", "description": "Get the weather.", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string", "description": "City"},
+                                         "unit": {"enum": ["c", "f"]}}, "required": ["city"]}},
+             {"name": "ping", "parameters": {"type": "object", "properties": {}}}]
+    costs = TokenCosts()
+    for target in TARGETS:
+        unconverted = costs.total([(tool, "canonical") for tool in tools], target)
+        converted = costs.converted([toolcast.adapt(tool, target).output for tool in tools], target)
+        assert (converted.tokens, converted.high) == (unconverted.tokens, unconverted.high), target
+        assert converted.tokens is not None and converted.tokens > 0
