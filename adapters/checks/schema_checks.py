@@ -19,6 +19,7 @@ from ..rules.codes import (
     EMPTY_OBJECT,
     EXAMPLE_INVALID,
     LEGACY_PARAMETER_MAP,
+    PATTERN_TOO_COSTLY,
     PROPERTY_TYPE_INVALID,
     PROPERTY_TYPE_MISSING,
     REF_REMOTE,
@@ -26,6 +27,7 @@ from ..rules.codes import (
     REQUIRED_UNDEFINED,
     SCHEMA_INVALID,
 )
+from ..schema.bounded import PatternTooCostly, pattern_place
 from ..schema.walk import BudgetExceeded, subschemas, types_of
 from .edits import FixSpec, Op
 from .raw import Raw
@@ -240,10 +242,24 @@ def check_ref(ctx: ToolContext, ptr: str, ref: str, validation: Validation) -> N
 
 
 def check_default(ctx: ToolContext, ptr: str, rel: str, default: Any, validation: Validation) -> None:
-    """TC305: a ``default`` its own subschema (at ``rel`` in the tree) refuses."""
-    err = validation.instance_error(rel, default)
+    """TC305: a ``default`` its own subschema (at ``rel`` in the tree) refuses; TC309 when a pattern could
+    not be matched against it in time."""
+    try:
+        err = validation.instance_error(rel, default)
+    except PatternTooCostly as exc:
+        ctx.add(too_costly(exc, validation, ptr[: len(ptr) - len(rel)], jp.join(ptr, "default"), "its `default`"))
+        return
     if err:
         ctx.add(Raw(DEFAULT_INVALID, f"`default` does not match its schema: {err}", jp.join(ptr, "default")))
+
+
+def too_costly(exc: PatternTooCostly, validation: Validation, root_ptr: str, fallback: str, what: str) -> Raw:
+    """TC309 at the pattern (in the tree at ``root_ptr``), or at the value checked when the pattern is not in
+    this tree."""
+    at = pattern_place(validation.root, exc)
+    shown = exc.pattern if len(exc.pattern) <= 80 else exc.pattern[:77] + "..."
+    return Raw(PATTERN_TOO_COSTLY, f"pattern {shown!r} could not be checked against {what}: {exc.why}",
+               root_ptr + at if at is not None else fallback)
 
 
 def array_without_items(ptr: str, targets: Sequence[str]) -> Raw:
@@ -285,7 +301,11 @@ def check_examples(ctx: ToolContext, validation: Validation) -> None:
                 else ex
             )
             base = jp.join("", key, i, "arguments") if args is not ex else jp.join("", key, i)
-            err = validation.instance_error("", args, with_path=True)
+            try:
+                err = validation.instance_error("", args, with_path=True)
+            except PatternTooCostly as exc:
+                ctx.add(too_costly(exc, validation, ctx.field_ptr("parameters"), base, f"example {i}"))
+                continue
             if err:
                 path = validation.last_error_path
                 where = base + path if exists(ctx.value, base + path) else base
