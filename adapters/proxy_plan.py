@@ -150,11 +150,13 @@ def validate_arguments(tool: CanonicalTool, arguments: dict[str, Any]) -> tuple[
     problems = argument_errors(tool, arguments)
     if problems or not _mentions_format(tool.parameters):
         return tuple(problems)
-    from jsonschema import Draft202012Validator
+    from .schema import BoundedValidator, PatternTooCostly
 
-    try:
-        validator = Draft202012Validator(tool.parameters, format_checker=_formats())
+    try:  # bounded like the first pass: a pattern `re` would backtrack on for ever is met again here
+        validator = BoundedValidator(tool.parameters, format_checker=_formats())
         found = [e for e in validator.iter_errors(arguments) if e.validator == "format"]
+    except PatternTooCostly as exc:  # in time a moment ago, not now: never a silent pass
+        return (("", f"the arguments could not be checked in time: {exc}"),)
     except Exception:  # a schema the checks already could not apply (argument_errors said so)
         return ()
     return tuple((jp.from_parts([str(p) for p in e.absolute_path]), e.message) for e in found)

@@ -39,6 +39,7 @@ ALLOWED: dict[str, str] = {
                               "imported, read-only after (RULES is a read-only view of it)",
     "checks._WHERE": "the lazy exports' table (public name → submodule, adapters/lazy.py), written at import",
     "document._WHERE": "the lazy exports' table (public name → submodule, adapters/lazy.py), written at import",
+    "schema._WHERE": "the lazy exports' table (public name → submodule, adapters/lazy.py), written at import",
     "checks.losses._EFFECT_CODES": _CONST,
     "rules.codes.FAMILIES": _CONST,
     "checks.target_rules.MAX_FUNCTIONS": _CONST,

@@ -20,6 +20,7 @@ from ..rules.codes import (
     EMPTY_OBJECT,
     EXAMPLE_INVALID,
     LEGACY_PARAMETER_MAP,
+    PATTERN_TOO_COSTLY,
     PROPERTY_TYPE_INVALID,
     PROPERTY_TYPE_MISSING,
     REF_REMOTE,
@@ -27,6 +28,7 @@ from ..rules.codes import (
     REQUIRED_UNDEFINED,
     SCHEMA_INVALID,
 )
+from ..schema.bounded import PatternTooCostly, pattern_place
 from ..schema.walk import BudgetExceeded, subschemas, types_of
 from .edits import FixSpec, Op
 from .raw import Raw
@@ -241,13 +243,27 @@ def check_ref(ctx: ToolContext, ptr: str, ref: str, validation: Validation) -> N
 
 
 def check_default(ctx: ToolContext, ptr: str, rel: str, default: Any, validation: Validation) -> None:
-    """TC305: a ``default`` its own subschema (at ``rel`` in the tree) refuses. A default holding a number
-    beyond a double is TC005's (read as infinity, it would be refused for the wrong reason)."""
+    """TC305: a ``default`` its own subschema (at ``rel`` in the tree) refuses; TC309 when a pattern could
+    not be matched against it in time. A default holding a number beyond a double is TC005's (read as
+    infinity, it would be refused for the wrong reason)."""
     if numbers_out_of_range(default, 1):
         return
-    err = validation.instance_error(rel, default)
+    try:
+        err = validation.instance_error(rel, default)
+    except PatternTooCostly as exc:
+        ctx.add(too_costly(exc, validation, ptr[: len(ptr) - len(rel)], jp.join(ptr, "default"), "its `default`"))
+        return
     if err:
         ctx.add(Raw(DEFAULT_INVALID, f"`default` does not match its schema: {err}", jp.join(ptr, "default")))
+
+
+def too_costly(exc: PatternTooCostly, validation: Validation, root_ptr: str, fallback: str, what: str) -> Raw:
+    """TC309 at the pattern (in the tree at ``root_ptr``), or at the value checked when the pattern is not in
+    this tree."""
+    at = pattern_place(validation.root, exc)
+    shown = exc.pattern if len(exc.pattern) <= 80 else exc.pattern[:77] + "..."
+    return Raw(PATTERN_TOO_COSTLY, f"pattern {shown!r} could not be checked against {what}: {exc.why}",
+               root_ptr + at if at is not None else fallback)
 
 
 def array_without_items(ptr: str, targets: Sequence[str]) -> Raw:
@@ -289,7 +305,13 @@ def check_examples(ctx: ToolContext, validation: Validation) -> None:
                 else ex
             )
             base = jp.join("", key, i, "arguments") if args is not ex else jp.join("", key, i)
-            err = None if numbers_out_of_range(args, 1) else validation.instance_error("", args, with_path=True)
+            if numbers_out_of_range(args, 1):
+                continue  # TC005's: read as infinity, it would be refused for the wrong reason
+            try:
+                err = validation.instance_error("", args, with_path=True)
+            except PatternTooCostly as exc:
+                ctx.add(too_costly(exc, validation, ctx.field_ptr("parameters"), base, f"example {i}"))
+                continue
             if err:
                 path = validation.last_error_path
                 where = base + path if exists(ctx.value, base + path) else base

@@ -14,6 +14,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
+from ..schema.bounded import BoundedValidator, PatternTooCostly
 from ..schema.depth import MAX_VALIDATION_DEPTH, json_depth
 from ..schema.fast_instance import certainly_valid_instance
 from ..schema.fast_meta import certainly_valid
@@ -121,7 +122,8 @@ class Validation:
 
     def instance_error(self, rel: str, instance: Any, with_path: bool = False) -> str | None:
         """Why ``instance`` is invalid against the subschema at ``rel`` (None when valid or when the
-        schema itself is broken, which TC301 reports)."""
+        schema itself is broken, which TC301 reports). `PatternTooCostly` when a pattern could not be
+        matched against it in time: the instance is then neither valid nor invalid."""
         if not self.schema_ok():
             return None
         if certainly_valid_instance(jp.resolve(self.root, rel, None), instance):
@@ -129,9 +131,11 @@ class Validation:
         try:
             validator = self._validators.get(rel)
             if validator is None:
-                validator = Draft202012Validator({"$ref": self.base + "#" + rel}, registry=self.registry)
+                validator = BoundedValidator({"$ref": self.base + "#" + rel}, registry=self.registry)
                 self._validators[rel] = validator
             err = best_match(validator.iter_errors(instance))
+        except PatternTooCostly:
+            raise
         except (Exception, RecursionError):  # unresolvable refs, bad patterns: reported by other rules
             return None
         if err is None:

@@ -9,21 +9,12 @@ import re
 from dataclasses import replace
 from typing import Any
 
-import referencing
-import referencing.exceptions
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import UnknownType
-from referencing.jsonschema import DRAFT202012
-
 from .. import pointer as jp
 from ..convert import Conversion
 from ..losses import Action
 from ..model import CanonicalTool
+from ..schema.bounded import instance_problems
 from .model import ToolCall
-
-
-def _no_retrieval(uri: str) -> referencing.Resource[Any]:
-    raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]  # never the network
 
 
 def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],
@@ -175,14 +166,6 @@ def _merged(schema: dict[str, Any], root: Any, depth: int) -> dict[str, Any]:
 
 
 def argument_errors(tool: CanonicalTool, arguments: dict[str, Any]) -> list[tuple[str, str]]:
-    """(pointer into the arguments, message) for each way ``arguments`` break the tool's parameters."""
-    registry: referencing.Registry[Any] = referencing.Registry(retrieve=_no_retrieval)  # type: ignore[call-arg]
-    resource = referencing.Resource.from_contents(tool.parameters, default_specification=DRAFT202012)
-    validator = Draft202012Validator(tool.parameters, registry=registry.with_resource("urn:toolcast:call", resource))
-    try:
-        errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))
-    except UnknownType as exc:  # a misspelt type in the tool (reported by the tool checks as TC110)
-        return [("", f"the schema cannot be applied: {exc.type!r} is not a JSON Schema type")]
-    except (referencing.exceptions.Unresolvable, RecursionError) as exc:
-        return [("", f"the schema cannot be applied: {type(exc).__name__}")]
-    return [(jp.from_parts(list(e.absolute_path)), e.message) for e in errors]
+    """(pointer into the arguments, message) for each way ``arguments`` break the tool's parameters; an
+    argument a pattern could not be checked against in time is one of them (never a hang, never a pass)."""
+    return instance_problems(tool.parameters, arguments)

@@ -344,6 +344,22 @@ EMPTY_OBJECT = _rule(
     '{"type": "object", "properties": {"headers": {"type": "object", "properties": {"accept": {"type": "string"}}}}}',
 )
 
+PATTERN_TOO_COSTLY = _rule(
+    "TC309",
+    "pattern-too-costly",
+    W,
+    "A `pattern` could not be checked against a value of the file in time: it backtracks too much, or is too long.",
+    "toolcast matches every `pattern` (and `patternProperties` key) against the file's defaults and examples, "
+    "and a tool call's arguments, under limits: 0.05 s of CPU time a match, 0.25 s for all the matches of one "
+    "tool, and no pattern over 10,000 characters. A pattern with nested or overlapping repetition (`(a|aa)+`, "
+    "`(a|a)*`) takes time exponential in the length of a value it does not match, in any backtracking engine: a "
+    "model's argument, or a prompt injection writing one, can then stall whatever validates the call. The value "
+    "is left unjudged (no TC305 or TC306); a call mapped back against such a pattern gets a problem naming the "
+    "argument, never a silent pass.",
+    '{"type": "string", "pattern": "^(a|aa)+$", "default": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"}',
+    '{"type": "string", "pattern": "^a+$", "default": "aaaa"}',
+)
+
 # --- TC4xx: legacy parameter map ----------------------------------------------------------------
 LEGACY_PARAMETER_MAP = _rule(
     "TC401",

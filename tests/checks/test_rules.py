@@ -162,6 +162,12 @@ CASES = [
         tool(parameters=params({"headers": {"type": "object", "properties": {"a": {"type": "string"}}}})),
         config={"targets": ("gemini",)},
     ),
+    Case(
+        "TC309",
+        tool(parameters=params({"code": {"type": "string", "pattern": "^(a|aa)+$", "default": "a" * 40 + "!"}})),
+        '"^(a|aa)+$"',
+        tool(parameters=params({"code": {"type": "string", "pattern": "^(a|aa)+$", "default": "aaaa"}})),
+    ),
     Case("TC401", tool(parameters={"path": {"type": "string", "required": True}}), '"parameters"', tool()),
     Case(
         "TC609",

@@ -102,10 +102,10 @@ def test_tools_and_conversions_must_pair_up() -> None:
 def test_the_retriever_refuses_every_uri() -> None:
     import pytest
     import referencing.exceptions
-    from toolcast.adapters.messages import arguments
+    from toolcast.adapters.schema import bounded
 
     with pytest.raises(referencing.exceptions.NoSuchResource) as err:
-        arguments._no_retrieval("http://127.0.0.1:9/x.json")
+        bounded._no_retrieval("http://127.0.0.1:9/x.json")
     assert err.value.ref == "http://127.0.0.1:9/x.json"
     tool = CanonicalTool("x", None, {"type": "object", "properties": {"a": {"$ref": "http://127.0.0.1:9/x.json"}}})
     ((pointer, message),) = argument_errors(tool, {"a": 1})
@@ -124,3 +124,11 @@ def test_a_misspelt_type_is_a_finding_not_a_crash() -> None:
                    {"type": "tool_call", "id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}]}]}
     codes = {f.code for f in check_document(json.dumps(request), path="w.request.json").findings}
     assert {"TC110", "TC805"} <= codes
+
+
+def test_a_pattern_that_is_not_a_regular_expression_is_a_problem_not_a_crash() -> None:
+    """`"pattern": "("` in a tool made mapping a call back raise the regular expression's error: `toolcast
+    response --tools` printed a traceback and the library's map_call_back raised."""
+    tool = CanonicalTool("lookup", "d", {"type": "object", "properties": {"code": {"type": "string", "pattern": "("}}})
+    ((pointer, message),) = argument_errors(tool, {"code": "x"})
+    assert pointer == "" and message.startswith("the schema cannot be applied: a pattern is not a regular expression")

@@ -2,8 +2,9 @@
 # Puts toolcast and its run-time dependencies inside the extension, as Microsoft's Python-tool
 # extensions do (bundled/libs), so the .vsix needs only a python3 (3.11+) on the machine:
 #   bundled/libs/         toolcast (from this checkout, with the tokens extra) and its dependencies (pip, from PyPI);
-#   bundled/native/cpXY/  rpds-py (compiled; referencing and jsonschema need it), one build per CPython
-#                         minor version 3.11-3.14: it ships no abi3 wheel. The launcher adds its own.
+#   bundled/native/cpXY/  the compiled dependencies, rpds-py (referencing and jsonschema need it) and regex (the
+#                         patterns' matcher), one build per CPython minor version 3.11-3.14: neither ships an
+#                         abi3 wheel. The launcher adds its own.
 # Builds for the machine it runs on (linux-x64 here: `vsce package --target linux-x64`).
 # Usage: TOOLCAST_PYTHON=/path/to/python3.11 scripts/bundle-python.sh
 set -euo pipefail
@@ -18,19 +19,25 @@ build_tag="$("$python" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')"
 
 rm -rf "$here/bundled/libs" "$here/bundled/native" "$log"
 "${pip[@]}" --target "$here/bundled/libs" "${repo}[tokens]"  # the tokenizer (pure Python) for the cost lens
-rpds="$(ls -d "$here"/bundled/libs/rpds_py-*.dist-info)"
-rpds_version="${rpds##*/rpds_py-}"
-rpds_version="${rpds_version%.dist-info}"
 mkdir -p "$here/bundled/native/$build_tag"
-mv "$here/bundled/libs/rpds" "$rpds" "$here/bundled/native/$build_tag/"
+native=()  # distribution==version of each compiled dependency
+# (distribution, its dist-info prefix, its import package)
+for spec in "rpds-py rpds_py rpds" "regex regex regex"; do
+  read -r dist prefix package <<<"$spec"
+  info="$(ls -d "$here"/bundled/libs/"$prefix"-*.dist-info)"
+  version="${info##*/"$prefix"-}"
+  version="${version%.dist-info}"
+  mv "$here/bundled/libs/$package" "$info" "$here/bundled/native/$build_tag/"
+  native+=("$dist==$version")
+done
 platform="$("$python" -c 'import sysconfig; print(sysconfig.get_platform().replace("-", "_").replace(".", "_"))')"
 [ "$platform" = linux_x86_64 ] && platform=manylinux_2_17_x86_64
 for v in "${versions[@]}"; do
   tag="cp${v/./}"
   [ "$tag" = "$build_tag" ] && continue
   "${pip[@]}" --target "$here/bundled/native/$tag" --no-deps --only-binary=:all: --platform "$platform" \
-    --python-version "$v" --implementation cp --abi "$tag" "rpds-py==$rpds_version"
+    --python-version "$v" --implementation cp --abi "$tag" "${native[@]}"
 done
-rm -rf "$here/bundled/libs/bin"
+rm -rf "$here/bundled/libs/bin" "$here"/bundled/native/*/regex/tests
 find "$here/bundled" -name __pycache__ -prune -exec rm -rf {} +
-echo "bundled: $(ls "$here/bundled/libs" | grep -c 'dist-info$') distributions; rpds-py $rpds_version for ${versions[*]}"
+echo "bundled: $(ls "$here/bundled/libs" | grep -c 'dist-info$') distributions; ${native[*]} for ${versions[*]}"

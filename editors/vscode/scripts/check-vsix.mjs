@@ -14,7 +14,7 @@ for (const unwanted of ['extension/src/', 'extension/node_modules/', 'extension/
   'extension/.gitignore']) {
   assert.ok(!list.some((f) => f.startsWith(unwanted)), `${unwanted} should not be packaged`);
 }
-// The bundled server: toolcast and its dependencies, rpds-py built for each supported CPython, no caches.
+// The bundled server: toolcast and its dependencies, rpds-py and regex built for each supported CPython, no caches.
 for (const needed of ['extension/bundled/tool/toolcast_server.py', 'extension/bundled/libs/toolcast/server/__main__.py',
   'extension/bundled/libs/pygls/__init__.py', 'extension/bundled/libs/lsprotocol/types.py',
   'extension/bundled/libs/jsonschema/__init__.py', 'extension/bundled/libs/referencing/__init__.py']) {
@@ -23,10 +23,13 @@ for (const needed of ['extension/bundled/tool/toolcast_server.py', 'extension/bu
 for (const tag of ['cp311', 'cp312', 'cp313', 'cp314']) {
   assert.ok(list.some((f) => f.startsWith(`extension/bundled/native/${tag}/rpds/rpds.cpython-${tag.slice(2)}-x86_64-linux-gnu.so`)),
     `rpds-py for ${tag} missing`);
+  assert.ok(list.some((f) => f.startsWith(`extension/bundled/native/${tag}/regex/_regex.cpython-${tag.slice(2)}-x86_64-linux-gnu.so`)),
+    `regex for ${tag} missing`);
 }
-assert.ok(!list.some((f) => f.includes('__pycache__') || f.startsWith('extension/bundled/libs/rpds')), 'caches or a stray rpds');
+assert.ok(!list.some((f) => f.includes('__pycache__') || f.startsWith('extension/bundled/libs/rpds')
+  || f.startsWith('extension/bundled/libs/regex/')), 'caches or a stray rpds or regex');
 const xml = execFileSync('unzip', ['-p', vsix, 'extension.vsixmanifest'], { encoding: 'utf8' });
-assert.match(xml, /TargetPlatform="linux-x64"/, 'a platform VSIX (rpds-py is compiled)');
+assert.match(xml, /TargetPlatform="linux-x64"/, 'a platform VSIX (rpds-py and regex are compiled)');
 const manifest = JSON.parse(execFileSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' }));
 assert.equal(manifest.name, 'toolcast');
 assert.equal(manifest.main, './dist/extension.js');

@@ -1,5 +1,5 @@
 """The bundled language server's launcher: ``python3 -I toolcast_server.py`` runs toolcast from the
-extension's own copy (``../libs``, and ``../native/cpXY`` for the compiled rpds-py of this Python), so
+extension's own copy (``../libs``, and ``../native/cpXY`` for the compiled rpds-py and regex of this Python), so
 nothing needs to be installed but a Python 3.11+. ``-I`` keeps the user's PYTHONPATH and site-packages
 out: the server runs the versions it was tested with."""
 
