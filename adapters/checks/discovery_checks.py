@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import pointer as jp
 from ..convert.accept import root_problem
+from ..convert.walker import convert_types_root
 from ..rules.codes import (
     DESCRIPTION_MISSING,
     DESCRIPTION_NOT_STRING,
@@ -66,7 +67,7 @@ def check_parameters_root(ctx: ToolContext) -> None:
         ctx.add(
             Raw(
                 PROPERTIES_MISSING,
-                "`parameters` has no `properties`",
+                "`parameters` has no `properties` (toolcast convert adds `properties: {}` where a target needs it)",
                 jp.join(params_ptr, "properties"),
                 "missing",
                 fixes=(
@@ -101,6 +102,10 @@ def _root_not_object(params_ptr: str, params: dict[str, Any], problem: str) -> R
     type_ptr = jp.join(params_ptr, "type")
     if "type" not in params:
         fix = FixSpec('Add `"type": "object"`', (Op("add", params_ptr, "object", key="type"),))
+        if convert_types_root(params):
+            # convert repairs it with the same meaning: the author is told, at warning level, with that repair
+            return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem + " (toolcast convert adds `\"type\": \"object\"`)",
+                       type_ptr, "missing", fixes=(fix,), data={"severity": "warning"})
         return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem, type_ptr, "missing", fixes=(fix,))
     fix = FixSpec('Set `"type": "object"`', (Op("replace", type_ptr, "object"),))
     return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem, type_ptr, fixes=(fix,))

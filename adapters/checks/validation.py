@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlsplit
 import referencing
 import referencing.exceptions
 from jsonschema import Draft202012Validator
+from jsonschema.validators import validator_for
 from jsonschema.exceptions import ValidationError, best_match
 from referencing.jsonschema import DRAFT202012
 
@@ -20,6 +21,17 @@ from ..schema.fast_meta import certainly_valid
 from .workspace_files import WorkspaceFiles
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+_METAS: dict[type, Any] = {Draft202012Validator: _META}
+
+
+def meta_validator(root: Any) -> Any:
+    """The meta-schema validator of the dialect ``root`` declares with ``$schema`` (draft-04 to 2020-12, read as
+    that draft says: draft-07's tuple `items` and `additionalItems` are valid there), 2020-12 when it declares
+    none or one jsonschema does not know. Built once per dialect."""
+    cls = validator_for(root, default=Draft202012Validator) if isinstance(root, dict) else Draft202012Validator
+    if cls not in _METAS:
+        _METAS[cls] = cls(cls.META_SCHEMA)
+    return _METAS[cls]
 _ROOT_URI = "urn:toolcast:schema"
 _REMOTE_SCHEMES = ("http", "https", "ftp")
 
@@ -80,7 +92,7 @@ class Validation:
             self._schema_ok = True
             return out
         try:
-            errors = list(_META.iter_errors(self.root))
+            errors = list(meta_validator(self.root).iter_errors(self.root))
         except RecursionError:
             self.too_deep, self._schema_ok = True, False
             return out
@@ -98,7 +110,7 @@ class Validation:
         if self._schema_ok is None:
             try:
                 self._schema_ok = not self.too_deep and (
-                    certainly_valid(self.root) or _META.is_valid(self.root)
+                    certainly_valid(self.root) or meta_validator(self.root).is_valid(self.root)
                 )
             except RecursionError:
                 self._schema_ok = False

@@ -932,6 +932,14 @@ def _root_object(w: Walk, schema: Any, base: str) -> Any:
     return {"type": "object", **schema}
 
 
+def convert_types_root(schema: Any) -> bool:
+    """Whether lowering gives a root without ``type`` the ``type: object`` it means (``_root_object``, after a
+    root ``$ref`` is replaced by its definition): what the checks' TC107 asks before calling that an error."""
+    walk = Walk("", Mode(), schema)
+    root = _root_object(walk, _inline_root_ref(walk, schema, ""), "")
+    return isinstance(root, dict) and root.get("type") == "object"
+
+
 _SHAPED_WHAT = (("anyOf", "`anyOf` branch"), ("oneOf", "`oneOf` branch"), ("allOf", "`allOf` branch"),
                 ("enum", "`enum` value"), ("const", "`const`"))
 

@@ -153,7 +153,10 @@ PARAMETERS_TYPE_NOT_OBJECT = _rule(
     "parameters-type-not-object",
     E,
     '`parameters.type` is missing or not "object".',
-    "Every provider requires the root of the parameters schema to describe an object.",
+    "Every provider requires the root of the parameters schema to describe an object. A root whose `type` is "
+    "something else is refused by `toolcast convert` (an error). A root without `type` that can only be an object "
+    "(no composition, or one whose every branch is an object) is one `toolcast convert` repairs by adding "
+    "`type: object`, with the same meaning: a warning, and the fix adds what convert adds.",
     '{"name": "t", "parameters": {"properties": {"a": {"type": "string"}}}}',
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}',
     fix=True,
@@ -161,12 +164,18 @@ PARAMETERS_TYPE_NOT_OBJECT = _rule(
 PROPERTIES_MISSING = _rule(
     "TC108",
     "properties-missing",
-    E,
+    W,
     "`parameters.properties` is missing.",
-    "Seed 000 requires `properties`; OpenAI strict and Gemini reject object schemas without it.",
+    "Seed 000's registry requires `properties` (an error there: select `TC108` by its code, as checking tool "
+    "executables with `--exec` does). The providers do not refuse the tool as toolcast sends it: OpenAI rejects an "
+    "object schema without `properties`, and `toolcast convert` adds `properties: {}` (same meaning); Gemini gets "
+    "no `parameters` (a narrowing, TC503, where extra keys were allowed); Anthropic and MCP take a map root such "
+    "as `{\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}` as it is. The fix adds what "
+    "convert adds.",
     '{"name": "t", "parameters": {"type": "object"}}',
     '{"name": "t", "parameters": {"type": "object", "properties": {}}}',
     fix=True,
+    selected=E,
 )
 PROPERTY_TYPE_MISSING = _rule(
     "TC109",
@@ -247,9 +256,12 @@ SCHEMA_INVALID = _rule(
     "TC301",
     "schema-invalid",
     E,
-    "`parameters` or `returns` is not a valid JSON Schema (2020-12 meta-schema).",
-    "Anthropic, OpenAI and MCP reject schemas that fail the meta-schema. A common cause is the draft-04 "
-    "boolean form of `exclusiveMinimum`.",
+    "`parameters` or `returns` is not a valid JSON Schema (the meta-schema of the draft its `$schema` names; "
+    "2020-12 without one).",
+    "Anthropic, OpenAI and MCP reject schemas that fail the meta-schema. A schema that declares "
+    "`\"$schema\": \"http://json-schema.org/draft-07/schema#\"` (or 2019-09, draft-06, draft-04) is judged by "
+    "that draft, where tuple `items` and `additionalItems` are valid; toolcast converts it to the 2020-12 forms. "
+    "A common cause is the draft-04 boolean form of `exclusiveMinimum` in a schema that does not declare draft-04.",
     '{"type": "object", "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": true}}}',
     '{"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 0}}}',
 )
@@ -266,10 +278,11 @@ REQUIRED_UNDEFINED = _rule(
 REF_UNRESOLVABLE = _rule(
     "TC303",
     "ref-unresolvable",
-    E,
+    W,
     "A `$ref` does not resolve within the document or the workspace.",
-    "References are resolved against the document itself and files next to it; a dangling reference "
-    "makes the schema unusable.",
+    "References are resolved against the document itself and files next to it. No provider is sent a dangling "
+    "reference: `toolcast convert` drops it and accepts any value in its place (a widening it reports), so the "
+    "author's constraint is lost for every target: a warning.",
     '{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}',
     '{"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}',
 )

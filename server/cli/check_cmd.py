@@ -261,6 +261,8 @@ def run_server(args: argparse.Namespace) -> int:
     if cfg.server_name is None and not live.programs:  # the name the server reports, unless --server-name or
         # the configuration say
         cfg = replace(cfg, server_name=live.server)
+    if live.programs:
+        cfg = _seed_registry(cfg)
     located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
                                                                               strict=True)]
     analyzer = Analyzer()  # this run's: one document
@@ -275,6 +277,18 @@ def run_server(args: argparse.Namespace) -> int:
     # A tool executable that could not be asked is an unreadable input: exit 2 once the others are checked.
     return _emit(located, args, f"{len(live.tools)} tool(s) of {live.described} checked" + _judged_by(cfg),
                  2 if live.failures else 0, costs=costs)
+
+
+def _seed_registry(cfg: Any) -> Any:
+    """Tool executables are registered by seed 000's registry, which refuses a tool without `properties`: its
+    registration rule (TC108) has its seed severity there, unless the configuration sets one."""
+    from toolcast.adapters.rules.codes import PROPERTIES_MISSING
+    from toolcast.adapters.rules.registry import RULES
+
+    unset = object()
+    if cfg.severity_override(PROPERTIES_MISSING, unset) is not unset:
+        return cfg  # configured (or turned off)
+    return replace(cfg, severities={**cfg.severities, PROPERTIES_MISSING: RULES[PROPERTIES_MISSING].selected})
 
 
 def _judged_by(cfg: Any) -> str:
