@@ -98,7 +98,8 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
     return out
 
 
-def _sent_passes(who: Consumer, rule: ConsumerRule, value: Any, shape: str, config: CheckConfig, converted: dict[str, Any]) -> bool:
+def _sent_passes(who: Consumer, rule: ConsumerRule, value: Any, shape: str, config: CheckConfig,
+                 converted: dict[str, Any]) -> bool:
     """Whether the schema toolcast sends passes ``rule``: a model's rule for a target (Gemini's types on every
     node) is judged on the parameters as converted for that target, not as written; the findings are then
     placed on the source (``_SCHEMA_RULES`` run on it). False for a rule without a configured target, or a tool

@@ -100,15 +100,15 @@ def _parameters_missing(ctx: ToolContext, params_ptr: str) -> Raw:
 def _root_not_object(params_ptr: str, params: dict[str, Any], problem: str) -> Raw:
     """TC107 at the root's ``type``: a fix that adds it when absent, else one that sets it."""
     type_ptr = jp.join(params_ptr, "type")
+    # convert repairs a root that can only be an object with the same meaning: the author is told, at warning
+    # level, with that repair as the fix
+    repaired = {"severity": "warning"} if convert_types_root(params) else {}
+    said = " (toolcast convert sends `\"type\": \"object\"`)" if repaired else ""
     if "type" not in params:
         fix = FixSpec('Add `"type": "object"`', (Op("add", params_ptr, "object", key="type"),))
-        if convert_types_root(params):
-            # convert repairs it with the same meaning: the author is told, at warning level, with that repair
-            return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem + " (toolcast convert adds `\"type\": \"object\"`)",
-                       type_ptr, "missing", fixes=(fix,), data={"severity": "warning"})
-        return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem, type_ptr, "missing", fixes=(fix,))
+        return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem + said, type_ptr, "missing", fixes=(fix,), data=repaired)
     fix = FixSpec('Set `"type": "object"`', (Op("replace", type_ptr, "object"),))
-    return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem, type_ptr, fixes=(fix,))
+    return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem + said, type_ptr, fixes=(fix,), data=repaired)
 
 
 def _override_name(tool: Any, target: str) -> str | None:
@@ -145,7 +145,7 @@ def check_names(ctx: ToolContext, name: str | None) -> dict[str, str]:
         if problem and own == name:
             by_fix.setdefault((problem, names[target]), []).append(target)
     for (problem, fixed), targets in by_fix.items():
-        message = f"name {name!r} {problem}: invalid for {targets_text(targets)}"
+        message = f"name {name!r} {problem}: invalid for {targets_text(targets)} (toolcast convert sends {fixed!r})"
         rename = FixSpec(f"Rename to {fixed!r}", (Op("replace", ptr, fixed),))
         data = {"targets": targets, "sanitised": fixed}
         ctx.add(Raw(NAME_INVALID_FOR_TARGET, message, ptr, target=targets[0], data=data, fixes=(rename,)))

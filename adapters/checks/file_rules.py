@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .. import pointer as jp
+from ..convert.accept import ANTHROPIC_MAX_STRICT_OPTIONAL, ANTHROPIC_MAX_STRICT_TOOLS, ANTHROPIC_MAX_STRICT_UNIONS
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
     ANTHROPIC_STRICT_OPTIONAL,
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 
 #: The tools of one file, in file order, each with its facts.
 FileTools = Sequence[tuple["ToolObject", ToolFacts]]
-_ANTHROPIC_STRICT_TOOLS, _ANTHROPIC_OPTIONAL, _ANTHROPIC_UNIONS = 20, 24, 16
+_ANTHROPIC_STRICT_TOOLS, _ANTHROPIC_OPTIONAL, _ANTHROPIC_UNIONS = (
+    ANTHROPIC_MAX_STRICT_TOOLS, ANTHROPIC_MAX_STRICT_OPTIONAL, ANTHROPIC_MAX_STRICT_UNIONS)
 
 
 def _relative(pointer: str, base: str) -> str:

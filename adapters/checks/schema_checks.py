@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
+from ..convert.walker import known_type_name
 from ..rules.codes import (
     ARRAY_WITHOUT_ITEMS,
     DEFAULT_INVALID,
@@ -121,13 +122,17 @@ def check_type_keyword(ctx: ToolContext, ptr: str, schema: dict[str, Any], prope
             (FixSpec(f'Change the type to "{guess}"', (Op("replace", vptr, guess),)),) if guess else ()
         )
         what = f"parameter `{property_name}`" if property_name else "the schema"
+        # A name convert reads as the type it stands for is sent as that type: a warning, not a refusal.
+        read = known_type_name(v)
         ctx.add(
             Raw(
                 PROPERTY_TYPE_INVALID,
                 f"{what} has type {json.dumps(v, ensure_ascii=False)}, which is not a JSON "
-                f"Schema type ({', '.join(_JSON_TYPES)})",
+                f"Schema type ({', '.join(_JSON_TYPES)})" + (" (toolcast convert reads it as the type it stands for)"
+                                                             if read else ""),
                 vptr,
                 fixes=fixes,
+                data={"severity": "warning"} if read else {},
             )
         )
 

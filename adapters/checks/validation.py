@@ -10,8 +10,8 @@ from urllib.parse import unquote, urlsplit
 import referencing
 import referencing.exceptions
 from jsonschema import Draft202012Validator
-from jsonschema.validators import validator_for
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.validators import validator_for
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp

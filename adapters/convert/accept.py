@@ -55,6 +55,10 @@ RULES: MappingProxyType[str, str] = MappingProxyType({
                     "`description` and `default` beside `$ref`)",
     "duplicate-names": "Gemini: 'Duplicate function declaration found' (public issue reports), §2.2 (Anthropic: "
                        "'tools: Tool names must be unique.')",
+    "strict-optional": "§2.4 (Anthropic strict tool use: at most 24 optional parameters across a request's strict "
+                       "tools)",
+    "strict-unions": "§2.4 (Anthropic strict tool use: at most 16 union-typed parameters across a request's strict "
+                     "tools)",
     "declarations": "§3.1 (Gemini: 'Maximum 512 function declarations can be provided')",
     "gemini-schema": "§3.3, §3.5 (Gemini `parameters`: the OpenAPI Schema fields only, one upper- or lower-case "
                      "type per node, `anyOf` alone, string enums, no `$` keys)",
@@ -172,8 +176,25 @@ GEMINI_MAX_DECLARATIONS = 512
 OPENAI_MAX_TOOLS = 128
 
 
-#: Anthropic strict tool use: at most 20 strict tools in one request (§2.4; the checks' TC605).
+#: Anthropic strict tool use: at most 20 strict tools in one request (§2.4; the checks' TC605), and across them at
+#: most 24 optional and 16 union-typed parameters (TC606, TC607).
 ANTHROPIC_MAX_STRICT_TOOLS = 20
+ANTHROPIC_MAX_STRICT_OPTIONAL = 24
+ANTHROPIC_MAX_STRICT_UNIONS = 16
+
+
+def parameter_counts(schema: Any) -> tuple[int, int]:
+    """(optional, union-typed) properties of every object in ``schema``: what Anthropic strict counts."""
+    optional = unions = 0
+    for _, node in _nodes(schema):
+        props = node.get("properties")
+        if not isinstance(props, dict):
+            continue
+        req = node.get("required") if isinstance(node.get("required"), list) else []
+        optional += sum(1 for p in props if p not in req)
+        unions += sum(1 for sub in props.values()
+                      if isinstance(sub, dict) and ("anyOf" in sub or isinstance(sub.get("type"), list)))
+    return optional, unions
 
 
 #: Targets that reject a request whose tools share a name (as sent: after each target's name sanitising).
@@ -202,6 +223,15 @@ def list_violation(target: str, items: list[Any]) -> Violation | None:
     if target == "anthropic" and strict > ANTHROPIC_MAX_STRICT_TOOLS:
         return Violation("strict-tools", "tools", "", f"{strict} strict tools in one request "
                          f"(at most {ANTHROPIC_MAX_STRICT_TOOLS})")
+    if target == "anthropic" and strict:
+        counts = [parameter_counts(item.get("input_schema")) for item in items
+                  if isinstance(item, dict) and item.get("strict") is True]
+        for rule, index, limit, what in (("strict-optional", 0, ANTHROPIC_MAX_STRICT_OPTIONAL, "optional"),
+                                         ("strict-unions", 1, ANTHROPIC_MAX_STRICT_UNIONS, "union-typed")):
+            total = sum(c[index] for c in counts)
+            if total > limit:
+                return Violation(rule, "tools", "", f"{total} {what} parameters across the strict tools of one "
+                                 f"request (at most {limit})")
     return None
 
 

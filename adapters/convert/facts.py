@@ -74,8 +74,8 @@ class _Census:
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self.keywords: set[str] = set()
-        self.flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items", "one_branch",
-                                    "array_without_items", "closed_missing", "foreign_refs"), False)
+        self.flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items",
+                                    "one_branch", "array_without_items", "closed_missing", "foreign_refs"), False)
         # Within OpenAI strict's limits (``accept.strict_sizes``), counted generously: nesting of any kind,
         # every property and enum value, the characters of names and values.
         self.deepest = self.props_total = self.enum_total = self.chars = 0

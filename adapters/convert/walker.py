@@ -933,11 +933,20 @@ def _root_object(w: Walk, schema: Any, base: str) -> Any:
 
 
 def convert_types_root(schema: Any) -> bool:
-    """Whether lowering gives a root without ``type`` the ``type: object`` it means (``_root_object``, after a
-    root ``$ref`` is replaced by its definition): what the checks' TC107 asks before calling that an error."""
+    """Whether lowering reads the root as the ``type: object`` it means (a root ``$ref`` replaced by its
+    definition, a missing ``type`` added, a well-known type name such as ``dict`` read as JSON Schema's): what the
+    checks' TC107 asks before calling a root an error."""
     walk = Walk("", Mode(), schema)
     root = _root_object(walk, _inline_root_ref(walk, schema, ""), "")
-    return isinstance(root, dict) and root.get("type") == "object"
+    if isinstance(root, dict):
+        root = _clean_type(walk, root, "")
+    return isinstance(root, dict) and root.get("type") == "object" and not any(
+        x.action == Action.REJECTED for x in walk.losses.values())
+
+
+def known_type_name(name: Any) -> bool:
+    """Whether lowering reads ``name`` (not a JSON Schema type name) as a type it stands for (TC110's question)."""
+    return isinstance(name, str) and _type_name(name)[0] is not None
 
 
 _SHAPED_WHAT = (("anyOf", "`anyOf` branch"), ("oneOf", "`oneOf` branch"), ("allOf", "`allOf` branch"),

@@ -113,12 +113,14 @@ NAME_NOT_STRING = _rule(
 DESCRIPTION_MISSING = _rule(
     "TC103",
     "description-missing",
-    E,
+    W,
     "The tool has no `description`.",
-    "The description is what the model reads to decide when to call the tool; seed 000 skips tools "
-    "without one.",
+    "The description is what the model reads to decide when to call the tool. Seed 000's registry skips tools "
+    "without one (an error there: select `TC103` by its code, as checking tool executables with `--exec` does); "
+    "the providers take the tool without it.",
     '{"name": "get_weather", "parameters": {"type": "object", "properties": {}}}',
     '{"name": "get_weather", "description": "Current weather for a city.", "parameters": {"type": "object", "properties": {}}}',  # noqa: E501
+    selected=E,
 )
 DESCRIPTION_NOT_STRING = _rule(
     "TC104",
@@ -132,12 +134,15 @@ DESCRIPTION_NOT_STRING = _rule(
 PARAMETERS_MISSING = _rule(
     "TC105",
     "parameters-missing",
-    E,
+    W,
     "The tool has no `parameters` schema.",
-    "Seed 000 requires a parameters object; tools without arguments use an empty object schema.",
+    "Seed 000's registry requires a parameters object (an error there: select `TC105` by its code, as checking "
+    "tool executables with `--exec` does); tools without arguments use an empty object schema. The providers take "
+    "a tool without one as a tool without arguments, and `toolcast convert` sends it so.",
     '{"name": "ping", "description": "Ping."}',
     '{"name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}}',
     fix=True,
+    selected=E,
 )
 PARAMETERS_NOT_OBJECT = _rule(
     "TC106",
@@ -192,7 +197,9 @@ PROPERTY_TYPE_INVALID = _rule(
     E,
     "A parameter's `type` is not a JSON Schema type name.",
     "Valid types are `string`, `number`, `integer`, `boolean`, `object`, `array` and `null` (or a list "
-    "of them). A misspelt type (`str`, `int`, `float`) is rejected by every provider.",
+    "of them). A misspelt type (`str`, `int`, `float`) is rejected by every provider; `toolcast convert` reads the "
+    "well-known ones (`dict`, `int`, `float`, `List[str]`, upper case) as the JSON Schema type they stand for, so "
+    "those are warnings (the fix writes what convert sends), and refuses the others (an error).",
     '{"type": "object", "properties": {"count": {"type": "int"}}}',
     '{"type": "object", "properties": {"count": {"type": "integer"}}}',
     fix=True,
@@ -231,11 +238,12 @@ NAME_FORMAT = _rule(
 NAME_INVALID_FOR_TARGET = _rule(
     "TC204",
     "name-invalid-for-target",
-    E,
+    W,
     "The name breaks a configured target's name rule (charset or length).",
     "OpenAI, Mistral and Bedrock accept `^[a-zA-Z0-9_-]{1,64}$`, Anthropic up to 128 characters, Gemini "
-    "must start with a letter or `_` and also allows `.` and `:`, MCP allows `.`. The fix renames the "
-    "tool to the target's sanitised name (or set `x-toolcast.targets.<target>.name`).",
+    "must start with a letter or `_` and also allows `.` and `:`, MCP allows `.`. `toolcast convert` sends the "
+    "target's sanitised name and maps calls back, so the provider takes the tool, but the model sees another "
+    "name: a warning. The fix renames the tool to that name (or set `x-toolcast.targets.<target>.name`).",
     '{"name": "files.read"}',
     '{"name": "files_read"}',
     fix=True,

@@ -280,15 +280,22 @@ def run_server(args: argparse.Namespace) -> int:
 
 
 def _seed_registry(cfg: Any) -> Any:
-    """Tool executables are registered by seed 000's registry, which refuses a tool without `properties`: its
-    registration rule (TC108) has its seed severity there, unless the configuration sets one."""
-    from toolcast.adapters.rules.codes import PROPERTIES_MISSING
-    from toolcast.adapters.rules.registry import RULES
+    """Tool executables are registered by seed 000's registry, which refuses a tool without a description,
+    `parameters`, an object `type` or `properties`: its registration rules are errors there, unless the
+    configuration sets their severity."""
+    from toolcast.adapters.rules.codes import (
+        DESCRIPTION_MISSING,
+        PARAMETERS_MISSING,
+        PARAMETERS_TYPE_NOT_OBJECT,
+        PROPERTIES_MISSING,
+    )
+    from toolcast.adapters.rules.findings import Severity
 
     unset = object()
-    if cfg.severity_override(PROPERTIES_MISSING, unset) is not unset:
-        return cfg  # configured (or turned off)
-    return replace(cfg, severities={**cfg.severities, PROPERTIES_MISSING: RULES[PROPERTIES_MISSING].selected})
+    seeded = {code: Severity.ERROR for code in (DESCRIPTION_MISSING, PARAMETERS_MISSING, PARAMETERS_TYPE_NOT_OBJECT,
+                                                PROPERTIES_MISSING)
+              if cfg.severity_override(code, unset) is unset}  # configured (or turned off): left as it is
+    return replace(cfg, severities={**cfg.severities, **seeded}) if seeded else cfg
 
 
 def _judged_by(cfg: Any) -> str:

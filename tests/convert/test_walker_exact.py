@@ -724,7 +724,7 @@ def test_root_composition_refused_where_the_target_wants_a_plain_root() -> None:
     schema = {"type": "object", "anyOf": [{"required": ["a"]}], "allOf": [{"required": ["b"]}, {"required": ["c"]}]}
     out, losses, _ = run(schema, {"root_composition": False})
     assert out == {"type": "object", "required": ["a", "b", "c"]}
-    assert [x[:4] for x in losses] == [("/p/allOf", "allOf", two[1:] + [{"required": ["c"]}], LOWERED),
+    assert [x[:4] for x in losses] == [("/p/allOf", "allOf", [*two[1:], {"required": ["c"]}], LOWERED),
                                        ("/p/anyOf", "anyOf", [{"required": ["a"]}], LOWERED)]
     assert run(obj(v={"anyOf": [STR]}), {"root_composition": False})[1] == []  # below the root: fine
 
