@@ -377,12 +377,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--set", type=Path, default=DEFAULT_SET, help="set file (default: the tuning set)")
     ap.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
+    ap.add_argument("--case", action="append", default=[], metavar="ID", help="only these cases (repeatable)")
     ap.add_argument("--cli-sample", type=int, default=6, help="cases also run through the CLI (0: none)")
     ap.add_argument("--json", nargs="?", const="-", metavar="PATH", help="machine-readable output (- : stdout)")
     ap.add_argument("--details", action="store_true", help="list every case counted under each metric")
     args = ap.parse_args(argv)
     data = json.loads(args.set.read_text(encoding="utf-8"))
     cases = data["cases"] if isinstance(data, dict) else data
+    if args.case:
+        cases = [c for c in cases if c["id"] in set(args.case)]
     result: dict[str, Any] = {"set": str(args.set), "cases": len(cases), "version": _version(), "modes": {}}
     lines: list[str] = [f"{args.set}: {len(cases)} cases x {len(TARGETS)} targets, toolcast {result['version']}"]
     with tempfile.TemporaryDirectory(prefix="toolcast-verdicts-") as tmp:
