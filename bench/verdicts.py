@@ -10,9 +10,9 @@ tests/verdicts/README.md) for every target, in three modes: ``default`` (each ta
 ``strict`` and ``non-strict`` (``toolcast.toml`` ``[targets.T] strict = ...`` for check, ``strict=`` for
 convert, ``--strict``/``--no-strict`` for the command line). Per target and in total it counts:
 
-* ``refused-convertible``: convert refuses the case but converts its normalised equivalent (``normalise``
-  below: boolean subschemas, one-branch ``anyOf``/``oneOf``/``allOf``, draft-07 tuples, draft-04 exclusive
-  bounds, one-element type lists, ``definitions``);
+* ``refused-convertible``: convert refuses the case but converts its normalised equivalent soundly
+  (tests/verdicts/normalise.py: boolean subschemas, one-branch ``anyOf``/``oneOf``/``allOf``, draft-07 tuples,
+  draft-04 exclusive bounds, one-element type lists, ``definitions``);
 * ``written-invalid``: convert writes an output that fails the provider's SDK type or a documented rule
   (tests/convert/sdk.py), or that carries, unchanged, a schema a public report says the provider rejected;
 * ``check-error-written`` / ``refused-check-silent``: check (narrowed to the target) has an error while
@@ -29,7 +29,6 @@ json``, and any difference from the library is counted under ``cli``.
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import subprocess
 import sys
@@ -46,6 +45,7 @@ import toolcast  # noqa: E402
 
 from tests.convert.sdk import VALIDATORS, check_documented_rules  # noqa: E402
 from tests.loss_oracle import schema_in, unexplained  # noqa: E402
+from tests.verdicts.normalise import normalise  # noqa: E402
 
 TARGETS = tuple(toolcast.targets())
 MODES: dict[str, bool | None] = {"default": None, "strict": True, "non-strict": False}
@@ -53,87 +53,6 @@ METRICS = ("refused-convertible", "written-invalid", "check-error-written", "ref
            "silent-change", "crash")
 DEFAULT_SET = ROOT / "tests" / "verdicts" / "edge_schemas.json"
 TOOLCAST = Path(sys.executable).parent / "toolcast"
-
-
-# --- the normaliser: an equivalent input toolcast should treat the same ------------------------------------
-
-_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-        "additionalItems", "unevaluatedProperties", "unevaluatedItems")
-_ANNOTATIONS = {"title", "description", "examples", "default", "$comment"}
-
-
-def normalise(schema: Any) -> Any:
-    """``schema`` with JSON Schema rewrites that keep its meaning exactly: ``true`` → ``{}``, ``false`` →
-    ``{"not": {}}``; a one-branch ``anyOf``/``oneOf``/``allOf`` merged into its node when no keyword clashes;
-    draft-07 ``items: [...]`` → ``prefixItems`` (``additionalItems`` → ``items``); draft-04 boolean
-    ``exclusiveMinimum``/``exclusiveMaximum`` → the number form; ``type: ["x"]`` → ``"x"``; ``definitions`` →
-    ``$defs`` with its references. The root stays an object schema."""
-    out = _node(copy.deepcopy(schema), root=True)
-    if isinstance(out, dict) and "definitions" in out and "$defs" not in out:
-        out["$defs"] = out.pop("definitions")
-        out = _renamed_refs(out)
-    return out
-
-
-def _node(node: Any, root: bool = False) -> Any:
-    if node is True:
-        return {}
-    if node is False:
-        return {"not": {}}
-    if not isinstance(node, dict):
-        return node
-    for key in _MAPS:
-        if isinstance(node.get(key), dict):
-            node[key] = {k: _node(v) for k, v in node[key].items()}
-    for key in _LISTS:
-        if isinstance(node.get(key), list):
-            node[key] = [_node(v) for v in node[key]]
-    for key in _ONE:
-        value = node.get(key)
-        if key == "items" and isinstance(value, list):
-            node["prefixItems"] = [_node(v) for v in value]
-            del node["items"]
-            if "additionalItems" in node:
-                node["items"] = _node(node.pop("additionalItems"))
-        elif isinstance(value, (dict, bool)):
-            node[key] = _node(value)
-    for bound, plain in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
-        if node.get(bound) is True and isinstance(node.get(plain), (int, float)):
-            node[bound] = node.pop(plain)
-        elif node.get(bound) is False:
-            del node[bound]
-    if isinstance(node.get("type"), list) and len(node["type"]) == 1:
-        node["type"] = node["type"][0]
-    for key in ("allOf", "anyOf", "oneOf"):
-        branches = node.get(key)
-        if isinstance(branches, list) and len(branches) == 1 and isinstance(branches[0], dict):
-            merged = _merged(node, key, branches[0])
-            if merged is not None and not (root and merged.get("type") not in (None, "object")):
-                node = merged
-    return node
-
-
-def _merged(node: dict[str, Any], key: str, branch: dict[str, Any]) -> dict[str, Any] | None:
-    """``node`` with its one-branch ``key`` replaced by the branch's keywords, when none clashes (a keyword on
-    both sides with different values, annotations aside: the node's own annotation wins, as it is the outer)."""
-    rest = {k: v for k, v in node.items() if k != key}
-    for k, v in branch.items():
-        if k in rest and rest[k] != v and k not in _ANNOTATIONS:
-            return None
-        if k == "$ref" and len(rest.keys() - _ANNOTATIONS) > 0:
-            return None  # a $ref beside other keywords is a different thing in older drafts
-    return {**branch, **rest}
-
-
-def _renamed_refs(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: (v.replace("#/definitions/", "#/$defs/", 1) if k == "$ref" and isinstance(v, str)
-                    else _renamed_refs(v)) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_renamed_refs(v) for v in node]
-    return node
 
 
 # --- one verdict ---------------------------------------------------------------------------------------------
@@ -284,10 +203,8 @@ def run_mode(cases: list[dict[str, Any]], paths: list[Path], strict: bool | None
                 tally.refused += 1
                 if not v.check_errors:
                     tally.add("refused-check-silent", f"{cid}: {v.refusal}")
-                if normal is not None:
-                    nv = adapt(normal, target, strict, shape)
-                    if not nv.refused and not nv.crash:
-                        tally.add("refused-convertible", f"{cid}: {v.refusal}")
+                if normal is not None and _sound(case, normal, target, strict, shape):
+                    tally.add("refused-convertible", f"{cid}: {v.refusal}")
                 continue
             tally.written += 1
             assert v.output is not None
@@ -300,6 +217,16 @@ def run_mode(cases: list[dict[str, Any]], paths: list[Path], strict: bool | None
             if changed:
                 tally.add("silent-change", f"{cid}: {', '.join(changed[:4])}")
     return tallies
+
+
+def _sound(case: dict[str, Any], normal: dict[str, Any], target: str, strict: bool | None, shape: str | None) -> bool:
+    """Whether the normalised tool converts to an output no oracle faults (then refusing the original is a
+    refusal of a convertible input; a normalised conversion that is itself wrong proves nothing)."""
+    nv = adapt(normal, target, strict, shape)
+    if nv.refused or nv.crash or nv.output is None:
+        return False
+    as_case = {**case, "tool": normal, "provider_says": None}
+    return not invalid_output(as_case, target, nv.output) and not silent_changes(as_case, target, nv)
 
 
 def _normal_case(case: dict[str, Any]) -> dict[str, Any] | None:
