@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 import toolcast  # noqa: E402
 
-from tests.convert.sdk import VALIDATORS, check_documented_rules  # noqa: E402
+from tests.convert.sdk import VALIDATORS, check_documented_rules, schema_of  # noqa: E402
 from tests.loss_oracle import schema_in, unexplained  # noqa: E402
 from tests.verdicts.normalise import normalise  # noqa: E402
 
@@ -115,7 +115,7 @@ def invalid_output(case: dict[str, Any], target: str, out: dict[str, Any]) -> st
     says = case.get("provider_says") or {}
     reported = says.get("verdict") == "rejected" and says.get("target") == target and (
         "strict" not in says or says["strict"] == output_strict(target, out))
-    if reported and schema_in(target, out) == tool_of(case).get("parameters"):
+    if reported and schema_of(target, out) == tool_of(case).get("parameters"):  # the wire form, not read back
         return f"sent unchanged; the provider rejected it ({case['source']}): {says.get('message', '')}"
     return ""
 
