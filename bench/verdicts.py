@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import toolcast  # noqa: E402
+from toolcast.adapters import pointer as jp  # noqa: E402
 
 from tests.convert.sdk import VALIDATORS, check_documented_rules, schema_of  # noqa: E402
 from tests.loss_oracle import schema_in, unexplained  # noqa: E402
@@ -137,22 +138,8 @@ def _folded_description(pointer: str, params: Any, converted: Any) -> bool:
     loss at the folded keyword), which changes no meaning of the schema."""
     if not pointer.endswith("/description"):
         return False
-    before, after = _at(params, pointer), _at(converted, pointer)
+    before, after = (jp.resolve({"parameters": doc}, pointer, None) for doc in (params, converted))
     return isinstance(before, str) and isinstance(after, str) and after.startswith(before)
-
-
-def _at(doc: Any, pointer: str) -> Any:
-    """The value at ``pointer`` (which starts with /parameters) inside the parameters ``doc``; None if absent."""
-    node = doc
-    for part in pointer.split("/")[2:]:
-        part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
 
 
 # --- a set, a mode -------------------------------------------------------------------------------------------
