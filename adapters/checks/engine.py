@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import pointer as jp
+from ..document.dialect import is_jsonc
 from ..document.parsed import ParsedDocument
 from ..document.parser import DuplicateKey, SyntaxIssue
 from ..loading import ToolObject, iter_tool_objects
@@ -49,11 +50,6 @@ def _toolish(value: Any) -> bool:
 def _is_toolcast_schema(value: Any) -> bool:
     schema = value.get("$schema") if isinstance(value, dict) else None
     return isinstance(schema, str) and "toolcast" in schema and schema.endswith("tool.schema.json")
-
-
-def is_jsonc(path: str | None) -> bool:
-    """A `.jsonc` file may hold comments and trailing commas (what `toolcast explain TC001` promises)."""
-    return path is not None and path.lower().endswith(".jsonc")
 
 
 def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None,
@@ -412,4 +408,4 @@ def config_findings(problems: Sequence[ConfigProblem]) -> list[Finding]:
     return out
 
 
-__all__ = ["MAX_DEPTH", "DocView", "config_findings", "is_jsonc", "run_document", "run_summary"]
+__all__ = ["MAX_DEPTH", "DocView", "config_findings", "run_document", "run_summary"]

@@ -1,7 +1,7 @@
 """What a provider accepts: every output toolcast writes is judged here before it is written.
 
 The rules are written from the providers' documentation and observed API errors (the citations are the
-sections of ``/work/shared/reference/providers.md`` where each source is quoted), not read from the
+sections of ``docs/providers.md``, which names each source), not read from the
 capability profiles: a profile that is wrong makes the walker emit something these rules refuse, and the
 conversion is refused instead of sent. ``convert`` runs them on every output (``first_violation`` on the
 envelope it built, or the schema rules on a lowered schema and the envelope rules on the tool fields); a

@@ -8,6 +8,11 @@ by a program alike::
 
 i.e. the text ``" (constraints: "`` followed by a JSON object of the folded keywords (values as JSON,
 keys in schema order) and ``")"``.
+
+The walker has a shadow: ``facts.py`` scans a schema once for every fact this walk turns into a loss, so the
+checks can skip the walk of a mode that certainly loses nothing (and ``scanned_lowering`` rebuilds the losses of
+the simple cases without walking). A new loss here, or a changed condition for one, must be mirrored there;
+``tests/convert/test_shared_lowering.py`` fails, naming the mode, until it is.
 """
 
 from __future__ import annotations

@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 from ..lazy import exports
 
 if TYPE_CHECKING:
+    from .dialect import is_jsonc
     from .line_index import Encoding, LineIndex
     from .memory import DocumentMemory
     from .parsed import Location, ParsedDocument, parse, remember, reparse
     from .parser import MAX_DEPTH, DuplicateKey, Node, Property, SyntaxIssue
 
 _WHERE = {
+    "is_jsonc": "dialect",
     "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "memory",
     "Location": "parsed", "ParsedDocument": "parsed", "parse": "parsed", "remember": "parsed", "reparse": "parsed",
     "MAX_DEPTH": "parser", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
@@ -23,7 +25,7 @@ _WHERE = {
 
 __all__ = [
     "MAX_DEPTH", "DocumentMemory", "DuplicateKey", "Encoding", "LineIndex", "Location", "Node", "ParsedDocument",
-    "Property", "SyntaxIssue", "parse", "remember", "reparse",
+    "Property", "SyntaxIssue", "is_jsonc", "parse", "remember", "reparse",
 ]
 
 

@@ -66,7 +66,7 @@ class Document:
     @property
     def jsonc(self) -> bool:
         """Comments and trailing commas allowed (a `.jsonc` file), as ``toolcast check`` reads it."""
-        from toolcast.adapters.checks import is_jsonc
+        from toolcast.adapters.document import is_jsonc
 
         path = self.path
         return is_jsonc(str(path) if path is not None else None)

@@ -1,7 +1,7 @@
 """The conversion envelopes (``adapters/convert/api.py``), field by field: every target's tool object,
 every loss ``convert`` adds itself (names, descriptions, metadata, source-only fields) and what it hands
 the walker, written out by hand from docs/design.md and the providers' formats
-(``../shared/reference/providers.md``; the cited pages are in ``test_hand_written.py``).
+(``docs/providers.md``; the cited pages are in ``test_hand_written.py``).
 
 Most tests pass a recording ``lowering`` that returns the schema unchanged: the envelopes are then the only
 code under test, and the walker's own rewrites (tested in ``test_walker_exact.py``) cannot hide a change."""

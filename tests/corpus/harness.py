@@ -12,7 +12,7 @@ outcome is one of:
 * ``crash``    – any other exception.
 
 The rules are written here from the providers' documentation and observed API errors (the citations are
-the sections of shared/reference/providers.md, where each source is quoted), not read from toolcast's own
+the sections of docs/providers.md, which names each source), not read from toolcast's own
 profiles: the corpus must be able to catch a profile that is wrong.
 """
 
