@@ -102,7 +102,9 @@ class Validation:
                 len(err.absolute_path) > 1 and err.absolute_path[-2] == "type"
             ):
                 continue
-            out.append((ptr, _short(err)))
+            found = (ptr, _short(err))
+            if found not in out:  # 2020-12's vocabularies report one fault once per path that reaches it
+                out.append(found)
         self._schema_ok = not out
         return out
 
