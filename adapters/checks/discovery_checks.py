@@ -5,6 +5,7 @@ each target (TC2xx), and its description within each target's length (TC609)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from .. import pointer as jp
@@ -59,8 +60,14 @@ def check_parameters_root(ctx: ToolContext) -> None:
         )
     elif ctx.shape != "legacy" and (problem := root_problem(params)) is not None:
         # The output's judge (``convert.accept``) refuses such a root by the same function, so the check
-        # of the source and the refusal of the output say the same thing.
-        ctx.add(_root_not_object(params_ptr, params, problem))
+        # of the source and the refusal of the output say the same thing; a nullable object root only for
+        # the targets that refuse it (Gemini's fields take one).
+        found = _root_not_object(params_ptr, params, problem)
+        refusing = _refusing_targets(ctx) if found.data.get("severity") != "warning" else list(ctx.config.targets)
+        if refusing == list(ctx.config.targets):
+            ctx.add(found)
+        elif refusing:
+            ctx.add(replace(found, target=refusing[0], data={**found.data, "targets": refusing}))
     if ctx.shape != "legacy" and isinstance(params, dict) and "properties" not in params and not any(
         k in params for k in ("anyOf", "oneOf", "allOf", "$ref")
     ):
@@ -75,6 +82,30 @@ def check_parameters_root(ctx: ToolContext) -> None:
                 ),
             )
         )
+
+
+def _refusing_targets(ctx: ToolContext) -> list[str]:
+    """The configured targets ``convert`` refuses the tool for (a root some target reads as an object, as
+    Gemini reads an object-or-null union, is an error for the others only)."""
+    from ..convert import convert
+    from ..errors import ToolcastError
+    from ..loading import load_tools
+
+    try:
+        loaded = load_tools(ctx.value, ctx.shape if ctx.shape != "canonical" else None)
+    except (ToolcastError, ValueError, TypeError, KeyError):
+        return list(ctx.config.targets)
+    if not loaded:
+        return list(ctx.config.targets)
+    refusing = []
+    for target in ctx.config.targets:
+        try:
+            ok = convert(loaded[0].tool, target, ctx.config.options_for(target)).ok
+        except ToolcastError:
+            ok = False
+        if not ok:
+            refusing.append(target)
+    return refusing
 
 
 def _parameters_missing(ctx: ToolContext, params_ptr: str) -> Raw:

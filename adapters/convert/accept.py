@@ -275,7 +275,7 @@ def schema_violation(target: str, strict: bool, schema: Any) -> Violation | None
     def bad(rule: str, pointer: str, message: str) -> Violation:
         return Violation(rule, "parameters", pointer, message)
 
-    problem = root_problem(schema, allow_null=target in ("gemini", "gemini-json"))
+    problem = root_problem(schema, allow_null=target in NULLABLE_ROOT_TARGETS)
     if problem is not None:
         return bad("root-not-object", "", problem)
     family = _family(target)
@@ -308,6 +308,10 @@ def returns_violation(target: str, schema: Any) -> Violation | None:
             "gemini-schema", "", "the response schema is not an object")
     nodes = _listed(schema)
     return _meta(target, schema, nodes, bad) or _refs(schema, nodes, bad)
+
+
+#: Targets whose parameter schema may be a nullable object (Gemini's two fields).
+NULLABLE_ROOT_TARGETS = frozenset({"gemini", "gemini-json"})
 
 
 def root_problem(schema: Any, *, allow_null: bool = False) -> str | None:

@@ -924,7 +924,11 @@ def _root_object(w: Walk, schema: Any, base: str) -> Any:
     the output's judge (``accept``) refuses it."""
     if not isinstance(schema, dict) or "type" in schema:
         return schema
-    shaped = [k for k in ("anyOf", "oneOf", "allOf", "$ref", "enum", "const") if k in schema]
+    # A root `$ref` that does not resolve gives no shape: it is dropped (a reported widening) for every target.
+    ref = schema.get("$ref")
+    dangling = isinstance(ref, str) and _resolved(w, ref) is None
+    shaped = [k for k in ("anyOf", "oneOf", "allOf", "$ref", "enum", "const") if k in schema
+              and not (k == "$ref" and dangling)]
     if not shaped:
         w.loss(jp.join(base, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
                "the parameters have no `type`; tool arguments are always an object: `type: object` added")
@@ -952,6 +956,13 @@ def convert_types_root(schema: Any) -> bool:
 def known_type_name(name: Any) -> bool:
     """Whether lowering reads ``name`` (not a JSON Schema type name) as a type it stands for (TC110's question)."""
     return isinstance(name, str) and _type_name(name)[0] is not None
+
+
+def _resolved(w: Walk, ref: str) -> Any:
+    """What a local ``$ref`` names inside the schema (``_resolve_ref``'s reading: a pointer fragment), or None:
+    anything else is dropped as not resolving."""
+    frag = ref[1:] if ref.startswith("#") else None
+    return jp.resolve(w.root, frag, None) if frag is not None and (frag == "" or frag.startswith("/")) else None
 
 
 _SHAPED_WHAT = (("anyOf", "`anyOf` branch"), ("oneOf", "`oneOf` branch"), ("allOf", "`allOf` branch"),
