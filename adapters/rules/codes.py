@@ -31,6 +31,48 @@ FAMILIES: dict[str, str] = {
     "TC9": "Consumers, request limits and budgets",
 }
 
+#: The severity model, stated once (``docs/rules.md`` and ``docs/design.md`` read it from here).
+SEVERITY_MODEL = (
+    "- **error** for a target T: the provider, host or model (or seed 000's registry, where selected) rejects the "
+    "tool as toolcast would send it to T, and `toolcast convert --to T` refuses it (exit 2, nothing written). "
+    "An error that concerns some targets only names them.\n"
+    "- **warning**: toolcast can send it, but what the model is told differs from what the author wrote, and the "
+    "author can act (the fix says how). Where `toolcast convert` repairs the input without changing its meaning, "
+    "the check offers the same repair as its fix, at warning level, and says that convert does it.\n"
+    "- **information**: a rewrite every converter makes and nobody needs to act on (off or quiet by default).\n"
+    "- Seed 000's registration rules (a tool without a description, `parameters`, an object `type`, "
+    "`properties`) are the rules of seed 000's registry, a consumer like the MCP hosts: errors when selected by "
+    "code, and by default for tool executables (`toolcast check --exec`); judged per provider otherwise."
+)
+
+#: Where a rule's severity depends on who consumes the tool: the severity by consumer.
+BY_CONSUMER: dict[str, str] = {
+    "TC103": "seed 000's registry (selected, `--exec`): error · providers: warning (taken without a description)",
+    "TC105": "seed 000's registry (selected, `--exec`): error · providers: warning (sent as a tool without "
+             "arguments)",
+    "TC107": "seed 000's registry (`--exec`): error · providers: error for the targets convert refuses; warning "
+             "where convert sends `type: object` with the same meaning",
+    "TC108": "seed 000's registry (selected, `--exec`): error · providers: warning (`properties: {}` added for "
+             "OpenAI, no `parameters` for Gemini, a map root as it is for Anthropic and MCP)",
+    "TC110": "every provider: error for a type name convert does not know; warning for one it reads (`dict`, "
+             "`int`, `List[str]`)",
+    "TC201": "Gemini, Anthropic: error (convert refuses the list) · others: warning (sent; the model cannot tell "
+             "the two apart)",
+    "TC204": "every target: warning (convert sends the sanitised name and maps calls back)",
+    "TC205": "Gemini, Anthropic: error (convert refuses the list) · others: warning",
+    "TC301": "every target: error; warning for an older draft's form convert rewrites (draft-04 boolean bounds, "
+             "draft-07 tuple `items`); judged by the draft `$schema` names",
+    "TC303": "every target: warning (convert drops the reference, a reported widening)",
+    "TC505": "the targets named: error (convert refuses)",
+    "TC506": "the targets named: error (convert refuses)",
+    "TC504": "the targets named: error",
+    "TC502": "the targets named: warning",
+    "TC503": "the targets named: warning",
+    "TC605": "Anthropic strict: error (convert refuses the list)",
+    "TC606": "Anthropic strict: error (convert refuses the list; counted on the schema sent)",
+    "TC607": "Anthropic strict: error (convert refuses the list; counted on the schema sent)",
+}
+
 
 def _rule(
     code: str, name: str, severity: Severity, summary: str, why: str, bad: str, good: str, fix: bool = False,

@@ -185,6 +185,15 @@ def test_duplicate_names_are_refused_where_the_provider_rejects_them(target: str
     assert disagreements(DUPLICATES, targets=(target,)) == []
 
 
+def test_duplicate_names_are_an_error_exactly_where_convert_refuses_them() -> None:
+    """TC201 (and TC205, once sanitised) were errors for every target while convert wrote the list for all."""
+    assert disagreements(DUPLICATES) == []
+    collide = [{**DUPLICATES[0], "name": "a.b"}, {**DUPLICATES[1], "name": "a/b"}]
+    assert disagreements(collide) == []
+    found = findings(DUPLICATES, targets=("openai", "mcp"))
+    assert [(f.code, f.severity) for f in found if f.code == "TC201"] == [("TC201", Severity.WARNING)]
+
+
 @pytest.mark.parametrize("target", ["openai", "openai-responses"])
 def test_openai_strict_drops_keywords_outside_its_subset_with_a_loss(target: str) -> None:
     params = {"type": "object", "propertyOrdering": ["a"], "properties": {"a": {"type": "string", "example": "x"}},
