@@ -150,6 +150,18 @@ def _boolean_schema(w: Walk, schema: bool, ptr: str, depth: int) -> Any:
     return schema
 
 
+def _root_ref_merged(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """A root that a merged ``allOf`` left as a ``$ref`` with siblings: the definition merged in, so the root is
+    an object of its own (a target that refuses a root composition takes no root reference beside keywords)."""
+    target = _written(w, {"$ref": schema["$ref"]})
+    if not isinstance(target, dict) or "$ref" in target:
+        return schema
+    w.loss(jp.join(ptr, "$ref"), "$ref", schema["$ref"], Action.LOWERED, Effect.NEUTRAL,
+           f"the root `$ref` {schema['$ref']} is replaced by its definition")
+    rest = {k: v for k, v in schema.items() if k != "$ref"}
+    return _merge_all_of(w, {**rest, "allOf": [target]}, ptr)
+
+
 def _needs_objects(mode: Mode) -> bool:
     """A mode whose every schema must be an object of its own keywords (Gemini's Schema, strict modes' closed
     objects): booleans and one-branch compositions are read as what they mean there."""
@@ -167,6 +179,8 @@ def _prepared(w: Walk, schema: dict[str, Any], ptr: str, depth: int, is_root: bo
     schema = _modernise(w, schema, ptr)
     if "allOf" in schema and (mode.all_of == "merge" or root_refused):
         schema = _merge_all_of(w, schema, ptr)
+        if "$ref" in schema and root_refused:
+            schema = _root_ref_merged(w, schema, ptr)
         if "$ref" in schema:  # `allOf: [{$ref}]` + siblings (pydantic v1) is now a `$ref` with siblings
             schema = _resolve_ref(w, schema, ptr, depth)
     if mode.any_of_alone:
@@ -924,11 +938,7 @@ def _root_object(w: Walk, schema: Any, base: str) -> Any:
     the output's judge (``accept``) refuses it."""
     if not isinstance(schema, dict) or "type" in schema:
         return schema
-    # A root `$ref` that does not resolve gives no shape: it is dropped (a reported widening) for every target.
-    ref = schema.get("$ref")
-    dangling = isinstance(ref, str) and _resolved(w, ref) is None
-    shaped = [k for k in ("anyOf", "oneOf", "allOf", "$ref", "enum", "const") if k in schema
-              and not (k == "$ref" and dangling)]
+    shaped = [k for k in ("anyOf", "oneOf", "allOf", "$ref", "enum", "const") if k in schema]
     if not shaped:
         w.loss(jp.join(base, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
                "the parameters have no `type`; tool arguments are always an object: `type: object` added")
@@ -956,13 +966,6 @@ def convert_types_root(schema: Any) -> bool:
 def known_type_name(name: Any) -> bool:
     """Whether lowering reads ``name`` (not a JSON Schema type name) as a type it stands for (TC110's question)."""
     return isinstance(name, str) and _type_name(name)[0] is not None
-
-
-def _resolved(w: Walk, ref: str) -> Any:
-    """What a local ``$ref`` names inside the schema (``_resolve_ref``'s reading: a pointer fragment), or None:
-    anything else is dropped as not resolving."""
-    frag = ref[1:] if ref.startswith("#") else None
-    return jp.resolve(w.root, frag, None) if frag is not None and (frag == "" or frag.startswith("/")) else None
 
 
 _SHAPED_WHAT = (("anyOf", "`anyOf` branch"), ("oneOf", "`oneOf` branch"), ("allOf", "`allOf` branch"),
