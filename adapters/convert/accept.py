@@ -190,7 +190,8 @@ def parameter_counts(schema: Any) -> tuple[int, int]:
         props = node.get("properties")
         if not isinstance(props, dict):
             continue
-        req = node.get("required") if isinstance(node.get("required"), list) else []
+        listed = node.get("required")
+        req: list[Any] = listed if isinstance(listed, list) else []
         optional += sum(1 for p in props if p not in req)
         unions += sum(1 for sub in props.values()
                       if isinstance(sub, dict) and ("anyOf" in sub or isinstance(sub.get("type"), list)))

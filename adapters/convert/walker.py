@@ -892,9 +892,8 @@ def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
     branches = [b for b in out["anyOf"] if not is_null(b)]
     rest = {k: v for k, v in out.items() if k != "anyOf"}
     # A null branch beside an `enum` (or `const`) without null can never match: null stays refused.
-    null_allowed = not any(k in rest and None not in v for k, v in (
-        ("enum", rest.get("enum") if isinstance(rest.get("enum"), list) else [None]),
-        ("const", [rest.get("const")])))
+    enum = rest.get("enum")
+    null_allowed = not (isinstance(enum, list) and None not in enum) and rest.get("const", None) is None
     if len(branches) < len(out["anyOf"]) and null_allowed:
         rest["nullable"] = True
     if len(branches) == 1 and isinstance(branches[0], dict):
