@@ -3,13 +3,15 @@ document and workspace files (never the network), and instance validation of def
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import referencing
 import referencing.exceptions
-from jsonschema import Draft202012Validator
+from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 from referencing.jsonschema import DRAFT202012
@@ -21,17 +23,18 @@ from ..schema.fast_meta import certainly_valid
 from .workspace_files import WorkspaceFiles
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
-_METAS: dict[type, Any] = {Draft202012Validator: _META}
+#: The meta-schema validator of each draft a `$schema` may name (built at import, as the 2020-12 one).
+_METAS: Mapping[type, Any] = MappingProxyType({
+    cls: cls(cls.META_SCHEMA) for cls in (Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator)
+} | {Draft202012Validator: _META})
 
 
 def meta_validator(root: Any) -> Any:
     """The meta-schema validator of the dialect ``root`` declares with ``$schema`` (draft-04 to 2020-12, read as
     that draft says: draft-07's tuple `items` and `additionalItems` are valid there), 2020-12 when it declares
-    none or one jsonschema does not know. Built once per dialect."""
+    none or one jsonschema does not know."""
     cls = validator_for(root, default=Draft202012Validator) if isinstance(root, dict) else Draft202012Validator
-    if cls not in _METAS:
-        _METAS[cls] = cls(cls.META_SCHEMA)
-    return _METAS[cls]
+    return _METAS.get(cls, _META)
 _ROOT_URI = "urn:toolcast:schema"
 _REMOTE_SCHEMES = ("http", "https", "ftp")
 

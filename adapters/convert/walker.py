@@ -893,7 +893,7 @@ def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
     rest = {k: v for k, v in out.items() if k != "anyOf"}
     # A null branch beside an `enum` (or `const`) without null can never match: null stays refused.
     enum = rest.get("enum")
-    null_allowed = not (isinstance(enum, list) and None not in enum) and rest.get("const", None) is None
+    null_allowed = not (isinstance(enum, list) and None not in enum) and rest.get("const") is None
     if len(branches) < len(out["anyOf"]) and null_allowed:
         rest["nullable"] = True
     if len(branches) == 1 and isinstance(branches[0], dict):

@@ -13,6 +13,9 @@ TC302 ``required-undefined``); the code that emits a finding imports the constan
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from .findings import Severity
 from .registry import Rule, register
 
@@ -46,7 +49,7 @@ SEVERITY_MODEL = (
 )
 
 #: Where a rule's severity depends on who consumes the tool: the severity by consumer.
-BY_CONSUMER: dict[str, str] = {
+BY_CONSUMER: Mapping[str, str] = MappingProxyType({
     "TC103": "seed 000's registry (selected, `--exec`): error · providers: warning (taken without a description)",
     "TC105": "seed 000's registry (selected, `--exec`): error · providers: warning (sent as a tool without "
              "arguments)",
@@ -71,7 +74,7 @@ BY_CONSUMER: dict[str, str] = {
     "TC605": "Anthropic strict: error (convert refuses the list)",
     "TC606": "Anthropic strict: error (convert refuses the list; counted on the schema sent)",
     "TC607": "Anthropic strict: error (convert refuses the list; counted on the schema sent)",
-}
+})
 
 
 def _rule(

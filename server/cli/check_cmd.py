@@ -262,7 +262,7 @@ def run_server(args: argparse.Namespace) -> int:
         # the configuration say
         cfg = replace(cfg, server_name=live.server)
     if live.programs:
-        cfg = _seed_registry(cfg)
+        cfg = cfg.for_seed_registry()
     located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
                                                                               strict=True)]
     analyzer = Analyzer()  # this run's: one document
@@ -277,25 +277,6 @@ def run_server(args: argparse.Namespace) -> int:
     # A tool executable that could not be asked is an unreadable input: exit 2 once the others are checked.
     return _emit(located, args, f"{len(live.tools)} tool(s) of {live.described} checked" + _judged_by(cfg),
                  2 if live.failures else 0, costs=costs)
-
-
-def _seed_registry(cfg: Any) -> Any:
-    """Tool executables are registered by seed 000's registry, which refuses a tool without a description,
-    `parameters`, an object `type` or `properties`: its registration rules are errors there, unless the
-    configuration sets their severity."""
-    from toolcast.adapters.rules.codes import (
-        DESCRIPTION_MISSING,
-        PARAMETERS_MISSING,
-        PARAMETERS_TYPE_NOT_OBJECT,
-        PROPERTIES_MISSING,
-    )
-    from toolcast.adapters.rules.findings import Severity
-
-    unset = object()
-    seeded = {code: Severity.ERROR for code in (DESCRIPTION_MISSING, PARAMETERS_MISSING, PARAMETERS_TYPE_NOT_OBJECT,
-                                                PROPERTIES_MISSING)
-              if cfg.severity_override(code, unset) is unset}  # configured (or turned off): left as it is
-    return replace(cfg, severities={**cfg.severities, **seeded}) if seeded else cfg
 
 
 def _judged_by(cfg: Any) -> str:
