@@ -16,7 +16,16 @@ from types import MappingProxyType
 from typing import Any
 
 from ..document.reading import UnreadableFile, read_text, special_file
-from ..rules.codes import CONFIG_BAD_BUDGET, CONFIG_BAD_VALUE, CONFIG_UNKNOWN_CONSUMER, CONFIG_UNKNOWN_KEY
+from ..rules.codes import (
+    CONFIG_BAD_BUDGET,
+    CONFIG_BAD_VALUE,
+    CONFIG_UNKNOWN_CONSUMER,
+    CONFIG_UNKNOWN_KEY,
+    DESCRIPTION_MISSING,
+    PARAMETERS_MISSING,
+    PARAMETERS_TYPE_NOT_OBJECT,
+    PROPERTIES_MISSING,
+)
 from ..rules.findings import Severity
 from ..rules.registry import RULES
 from ..targets import TARGETS, TargetOptions, TypeCase
@@ -86,6 +95,15 @@ class CheckConfig:
     models: tuple[str, ...] = ()
     #: The MCP server's name as the hosts know it (the prefix of host-prefixed tool names).
     server_name: str | None = None
+
+    def for_seed_registry(self) -> CheckConfig:
+        """This configuration for tools seed 000's registry registers (tool executables): its registration rules
+        (a tool without a description, `parameters`, an object `type`, `properties`) are errors there, unless the
+        configuration sets their severity (or turns them off)."""
+        seeded = {code: Severity.ERROR for code in (DESCRIPTION_MISSING, PARAMETERS_MISSING,
+                                                    PARAMETERS_TYPE_NOT_OBJECT, PROPERTIES_MISSING)
+                  if self.severity_override(code, _UNSET) is _UNSET}
+        return replace(self, severities={**self.severities, **seeded}) if seeded else self
 
     def options_for(self, target: str) -> TargetOptions:
         return self.target_options.get(target, TargetOptions())

@@ -76,6 +76,7 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
     params = jp.resolve(value, params_ptr, None)
     name_ptr = fields.get("name", "/name")
     out: list[Raw] = []
+    converted: dict[str, Any] = {}  # target -> the parameters as converted for it (each converted once)
     for who, rule in rules:
         label = who.display_name
         if rule.kind == "name_length" and name is not None:
@@ -87,18 +88,52 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
         if not isinstance(params, dict) or shape == "legacy" or (shape == "gemini" and who.kind == "host"):
             continue  # hosts read JSON Schema: a Gemini OpenAPI schema reaches them converted, not as written
         try:
-            if rule.kind == "array_items":
-                out.extend(_array_items(who, rule, params, params_ptr))
-            elif rule.kind == "meta_schema":
-                out.extend(_meta_schema(who, rule, params, params_ptr))
-            elif rule.kind == "typed_nodes":
-                out.extend(_typed_nodes(who, rule, params, params_ptr))
+            if rule.kind in _SCHEMA_RULES and not _sent_passes(who, rule, value, shape, config, converted):
+                out.extend(_SCHEMA_RULES[rule.kind](who, rule, params, params_ptr))
             elif rule.kind == "strict_keywords" and _asks_strict(value, name_ptr, config,
                                                                  rule.targets or _over(who)):
                 out.extend(_strict_keywords(who, rule, params, params_ptr))
         except BudgetExceeded:
             continue  # the schema checks (TC003) already say that this schema was not fully walked
     return out
+
+
+def _sent_passes(who: Consumer, rule: ConsumerRule, value: Any, shape: str, config: CheckConfig,
+                 converted: dict[str, Any]) -> bool:
+    """Whether the schema toolcast sends passes ``rule``: a model's rule for a target (Gemini's types on every
+    node) is judged on the parameters as converted for that target, not as written; the findings are then
+    placed on the source (``_SCHEMA_RULES`` run on it). False for a rule without a configured target, or a tool
+    that does not convert: the source is judged."""
+    target = next((t for t in rule.targets if t in config.targets), None)
+    if target is None:
+        return False
+    if target not in converted:
+        converted[target] = _converted_parameters(value, shape, target, config)
+    sent = converted[target]
+    if sent is None:
+        return False
+    if not isinstance(sent, dict):
+        return True  # no parameters sent (a tool without arguments): nothing to judge
+    return not _SCHEMA_RULES[rule.kind](who, rule, sent, "")
+
+
+def _converted_parameters(value: Any, shape: str, target: str, config: CheckConfig) -> Any:
+    """The parameters of ``value`` as ``convert`` sends them to ``target`` ("absent" as ``False``), or None when
+    the tool does not load or the conversion is refused (the loss findings say why)."""
+    from ..convert import convert
+    from ..convert.accept import field_of
+    from ..errors import ToolcastError
+    from ..loading import load_tools
+
+    try:
+        loaded = load_tools(value, shape if shape not in (None, "canonical") else None)
+        conv = convert(loaded[0].tool, target, config.options_for(target)) if loaded else None
+    except (ToolcastError, ValueError, TypeError, KeyError):
+        return None
+    if conv is None or not conv.ok:
+        return None
+    params = field_of(target, conv.output, "parameters")
+    return params if isinstance(params, dict) else False
 
 
 def _over(who: Consumer) -> tuple[str, ...]:
@@ -241,6 +276,11 @@ def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], 
         if len(out) >= _PER_RULE:
             break
     return out
+
+
+#: The consumers' rules on a parameter schema, by kind: (consumer, rule, schema, pointer) -> findings.
+_SCHEMA_RULES: Mapping[str, Any] = MappingProxyType({
+    "array_items": _array_items, "meta_schema": _meta_schema, "typed_nodes": _typed_nodes})
 
 
 def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targets: Sequence[str]) -> bool:

@@ -5,10 +5,12 @@ each target (TC2xx), and its description within each target's length (TC609)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from .. import pointer as jp
 from ..convert.accept import root_problem
+from ..convert.walker import convert_types_root
 from ..rules.codes import (
     DESCRIPTION_MISSING,
     DESCRIPTION_NOT_STRING,
@@ -58,15 +60,21 @@ def check_parameters_root(ctx: ToolContext) -> None:
         )
     elif ctx.shape != "legacy" and (problem := root_problem(params)) is not None:
         # The output's judge (``convert.accept``) refuses such a root by the same function, so the check
-        # of the source and the refusal of the output say the same thing.
-        ctx.add(_root_not_object(params_ptr, params, problem))
+        # of the source and the refusal of the output say the same thing; a nullable object root only for
+        # the targets that refuse it (Gemini's fields take one).
+        found = _root_not_object(params_ptr, params, problem)
+        refusing = _refusing_targets(ctx) if found.data.get("severity") != "warning" else list(ctx.config.targets)
+        if refusing == list(ctx.config.targets):
+            ctx.add(found)
+        elif refusing:
+            ctx.add(replace(found, target=refusing[0], data={**found.data, "targets": refusing}))
     if ctx.shape != "legacy" and isinstance(params, dict) and "properties" not in params and not any(
         k in params for k in ("anyOf", "oneOf", "allOf", "$ref")
     ):
         ctx.add(
             Raw(
                 PROPERTIES_MISSING,
-                "`parameters` has no `properties`",
+                "`parameters` has no `properties` (toolcast convert adds `properties: {}` where a target needs it)",
                 jp.join(params_ptr, "properties"),
                 "missing",
                 fixes=(
@@ -74,6 +82,30 @@ def check_parameters_root(ctx: ToolContext) -> None:
                 ),
             )
         )
+
+
+def _refusing_targets(ctx: ToolContext) -> list[str]:
+    """The configured targets ``convert`` refuses the tool for (a root some target reads as an object, as
+    Gemini reads an object-or-null union, is an error for the others only)."""
+    from ..convert import convert
+    from ..errors import ToolcastError
+    from ..loading import load_tools
+
+    try:
+        loaded = load_tools(ctx.value, ctx.shape if ctx.shape != "canonical" else None)
+    except (ToolcastError, ValueError, TypeError, KeyError):
+        return list(ctx.config.targets)
+    if not loaded:
+        return list(ctx.config.targets)
+    refusing = []
+    for target in ctx.config.targets:
+        try:
+            ok = convert(loaded[0].tool, target, ctx.config.options_for(target)).ok
+        except ToolcastError:
+            ok = False
+        if not ok:
+            refusing.append(target)
+    return refusing
 
 
 def _parameters_missing(ctx: ToolContext, params_ptr: str) -> Raw:
@@ -99,11 +131,15 @@ def _parameters_missing(ctx: ToolContext, params_ptr: str) -> Raw:
 def _root_not_object(params_ptr: str, params: dict[str, Any], problem: str) -> Raw:
     """TC107 at the root's ``type``: a fix that adds it when absent, else one that sets it."""
     type_ptr = jp.join(params_ptr, "type")
+    # convert repairs a root that can only be an object with the same meaning: the author is told, at warning
+    # level, with that repair as the fix
+    repaired = {"severity": "warning"} if convert_types_root(params) else {}
+    said = " (toolcast convert sends `\"type\": \"object\"`)" if repaired else ""
     if "type" not in params:
         fix = FixSpec('Add `"type": "object"`', (Op("add", params_ptr, "object", key="type"),))
-        return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem, type_ptr, "missing", fixes=(fix,))
+        return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem + said, type_ptr, "missing", fixes=(fix,), data=repaired)
     fix = FixSpec('Set `"type": "object"`', (Op("replace", type_ptr, "object"),))
-    return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem, type_ptr, fixes=(fix,))
+    return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem + said, type_ptr, fixes=(fix,), data=repaired)
 
 
 def _override_name(tool: Any, target: str) -> str | None:
@@ -140,7 +176,7 @@ def check_names(ctx: ToolContext, name: str | None) -> dict[str, str]:
         if problem and own == name:
             by_fix.setdefault((problem, names[target]), []).append(target)
     for (problem, fixed), targets in by_fix.items():
-        message = f"name {name!r} {problem}: invalid for {targets_text(targets)}"
+        message = f"name {name!r} {problem}: invalid for {targets_text(targets)} (toolcast convert sends {fixed!r})"
         rename = FixSpec(f"Rename to {fixed!r}", (Op("replace", ptr, fixed),))
         data = {"targets": targets, "sanitised": fixed}
         ctx.add(Raw(NAME_INVALID_FOR_TARGET, message, ptr, target=targets[0], data=data, fixes=(rename,)))

@@ -6,9 +6,15 @@ that the engine can reuse the result while the facts are equal."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import pointer as jp
+from ..convert.accept import (
+    ANTHROPIC_MAX_STRICT_OPTIONAL,
+    ANTHROPIC_MAX_STRICT_TOOLS,
+    ANTHROPIC_MAX_STRICT_UNIONS,
+    DUPLICATE_NAMES_REFUSED,
+)
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
     ANTHROPIC_STRICT_OPTIONAL,
@@ -28,7 +34,8 @@ if TYPE_CHECKING:
 
 #: The tools of one file, in file order, each with its facts.
 FileTools = Sequence[tuple["ToolObject", ToolFacts]]
-_ANTHROPIC_STRICT_TOOLS, _ANTHROPIC_OPTIONAL, _ANTHROPIC_UNIONS = 20, 24, 16
+_ANTHROPIC_STRICT_TOOLS, _ANTHROPIC_OPTIONAL, _ANTHROPIC_UNIONS = (
+    ANTHROPIC_MAX_STRICT_TOOLS, ANTHROPIC_MAX_STRICT_OPTIONAL, ANTHROPIC_MAX_STRICT_UNIONS)
 
 
 def _relative(pointer: str, base: str) -> str:
@@ -48,8 +55,8 @@ def duplicate_names(facts: FileTools, config: CheckConfig) -> list[Raw]:
             continue
         name_ptr = _name_pointer(obj)
         if f.name in first_by_name:
-            raws.append(Raw(DUPLICATE_NAME, f"duplicate tool name {f.name!r}", name_ptr,
-                            related=((first_by_name[f.name], "first defined here"),)))
+            raws.append(_name_clash(DUPLICATE_NAME, f"duplicate tool name {f.name!r}", name_ptr, list(config.targets),
+                                    {}, ((first_by_name[f.name], "first defined here"),)))
         else:
             first_by_name[f.name] = name_ptr
     return raws
@@ -75,10 +82,23 @@ def sanitised_collisions(facts: FileTools, config: CheckConfig) -> list[Raw]:
     raws = []
     for (name_ptr, other_ptr), (name, other, tname, targets) in collisions.items():
         who = ", ".join(DISPLAY_NAMES.get(t, t) for t in targets)
-        raws.append(Raw(NAME_COLLISION_AFTER_SANITISING, f"{name!r} and {other!r} both become {tname!r} for {who}",
-                        name_ptr, target=targets[0], data={"targets": targets, "sanitised": tname},
-                        related=((other_ptr, f"{other!r} also becomes {tname!r}"),)))
+        raws.append(_name_clash(NAME_COLLISION_AFTER_SANITISING, f"{name!r} and {other!r} both become {tname!r} for "
+                                f"{who}", name_ptr, targets, {"sanitised": tname},
+                                ((other_ptr, f"{other!r} also becomes {tname!r}"),)))
     return raws
+
+
+def _name_clash(code: str, message: str, ptr: str, targets: list[str], data: dict[str, Any],
+                related: tuple[tuple[str, str], ...]) -> Raw:
+    """Two tools sent with one name: an error for the targets that reject such a request (``convert_all``
+    refuses it there), named; a warning where it is sent (the model cannot tell the two apart)."""
+    refusing = [t for t in targets if t in DUPLICATE_NAMES_REFUSED]
+    if refusing:
+        who = ", ".join(DISPLAY_NAMES.get(t, t) for t in refusing)
+        return Raw(code, f"{message}: rejected by {who}", ptr, target=refusing[0],
+                   data={**data, "targets": refusing}, related=related)
+    return Raw(code, f"{message}: the model cannot tell them apart", ptr, target=targets[0] if targets else None,
+               data={**data, "targets": targets, "severity": "warning"}, related=related)
 
 
 def _strict(facts: FileTools, config: CheckConfig) -> FileTools:

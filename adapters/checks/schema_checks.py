@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import pointer as jp
+from ..convert.walker import known_type_name
 from ..document.limits import numbers_out_of_range
 from ..rules.codes import (
     ARRAY_WITHOUT_ITEMS,
@@ -124,13 +125,17 @@ def check_type_keyword(ctx: ToolContext, ptr: str, schema: dict[str, Any], prope
             (FixSpec(f'Change the type to "{guess}"', (Op("replace", vptr, guess),)),) if guess else ()
         )
         what = f"parameter `{property_name}`" if property_name else "the schema"
+        # A name convert reads as the type it stands for is sent as that type: a warning, not a refusal.
+        read = known_type_name(v)
         ctx.add(
             Raw(
                 PROPERTY_TYPE_INVALID,
                 f"{what} has type {json.dumps(v, ensure_ascii=False)}, which is not a JSON "
-                f"Schema type ({', '.join(_JSON_TYPES)})",
+                f"Schema type ({', '.join(_JSON_TYPES)})" + (" (toolcast convert reads it as the type it stands for)"
+                                                             if read else ""),
                 vptr,
                 fixes=fixes,
+                data={"severity": "warning"} if read else {},
             )
         )
 
@@ -141,12 +146,29 @@ def check_schema_tree(ctx: ToolContext, root_ptr: str, root: Any, validation: Va
     gemini_openapi = ctx.shape == "gemini" and last_token(root_ptr) == "parameters"
     if not gemini_openapi:
         for rel, message in validation.meta_errors():
-            ctx.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message}", root_ptr + rel))
+            if _rewritten(root, rel):
+                # an older draft's form convert rewrites as its 2020-12 equivalent (a neutral loss): a warning
+                ctx.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message} (an older draft's form; toolcast "
+                            "convert sends its 2020-12 equivalent; declare the draft with `$schema` or rewrite it)",
+                            root_ptr + rel, data={"severity": "warning"}))
+            else:
+                ctx.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message}", root_ptr + rel))
     if validation.too_deep:
         ctx.add(
             Raw(DOCUMENT_TOO_LARGE, "schema nested too deeply to validate against the meta-schema", root_ptr, "key")
         )
     return check_nodes(ctx, root_ptr, root, validation, gemini_openapi)
+
+
+def _rewritten(root: Any, rel: str) -> bool:
+    """Whether the meta-schema fault at ``rel`` is an older draft's form the walker rewrites with the same meaning
+    (``walker._modernise``): a draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum`, draft-07 tuple `items`."""
+    parts = jp.parts(rel)
+    if not parts:
+        return False
+    value = jp.resolve(root, rel, None)
+    return (parts[-1] in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool)) or (
+        parts[-1] == "items" and isinstance(value, list))
 
 
 def check_nodes(

@@ -98,5 +98,25 @@ def _run_checks(ctx: ToolContext) -> ToolResult:
     anthropic_strict = "anthropic" in ctx.config.targets and strict_for(
         "anthropic", ctx.value, ctx.shape, ctx.config.options_for("anthropic")
     )
+    if anthropic_strict:
+        counts = _sent_counts(ctx) or counts
     facts = ToolFacts(name, target_names, anthropic_strict, counts.optional, counts.unions)
     return ToolResult(tuple(ctx.raws), facts)
+
+
+def _sent_counts(ctx: ToolContext) -> ParamCounts | None:
+    """The optional and union-typed parameters of the schema Anthropic strict is sent (what its request limits,
+    TC606 and TC607, count and ``convert_all`` refuses by), or None when the tool does not convert."""
+    from ..convert import convert
+    from ..convert.accept import field_of, parameter_counts
+    from ..errors import ToolcastError
+    from ..loading import load_tools
+
+    try:
+        loaded = load_tools(ctx.value, ctx.shape if ctx.shape != "canonical" else None)
+        conv = convert(loaded[0].tool, "anthropic", ctx.config.options_for("anthropic")) if loaded else None
+    except (ToolcastError, ValueError, TypeError, KeyError):
+        return None
+    if conv is None or not conv.ok:
+        return None
+    return ParamCounts(*parameter_counts(field_of("anthropic", conv.output, "parameters")))

@@ -3,14 +3,17 @@ document and workspace files (never the network), and instance validation of def
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import referencing
 import referencing.exceptions
-from jsonschema import Draft202012Validator
+from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.validators import validator_for
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
@@ -21,6 +24,18 @@ from ..schema.fast_meta import certainly_valid
 from .workspace_files import WorkspaceFiles
 
 _META = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+#: The meta-schema validator of each draft a `$schema` may name (built at import, as the 2020-12 one).
+_METAS: Mapping[type, Any] = MappingProxyType({
+    cls: cls(cls.META_SCHEMA) for cls in (Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator)
+} | {Draft202012Validator: _META})
+
+
+def meta_validator(root: Any) -> Any:
+    """The meta-schema validator of the dialect ``root`` declares with ``$schema`` (draft-04 to 2020-12, read as
+    that draft says: draft-07's tuple `items` and `additionalItems` are valid there), 2020-12 when it declares
+    none or one jsonschema does not know."""
+    cls = validator_for(root, default=Draft202012Validator) if isinstance(root, dict) else Draft202012Validator
+    return _METAS.get(cls, _META)
 _ROOT_URI = "urn:toolcast:schema"
 _REMOTE_SCHEMES = ("http", "https", "ftp")
 
@@ -81,7 +96,7 @@ class Validation:
             self._schema_ok = True
             return out
         try:
-            errors = list(_META.iter_errors(self.root))
+            errors = list(meta_validator(self.root).iter_errors(self.root))
         except RecursionError:
             self.too_deep, self._schema_ok = True, False
             return out
@@ -91,7 +106,9 @@ class Validation:
                 len(err.absolute_path) > 1 and err.absolute_path[-2] == "type"
             ):
                 continue
-            out.append((ptr, _short(err)))
+            found = (ptr, _short(err))
+            if found not in out:  # 2020-12's vocabularies report one fault once per path that reaches it
+                out.append(found)
         self._schema_ok = not out
         return out
 
@@ -99,7 +116,7 @@ class Validation:
         if self._schema_ok is None:
             try:
                 self._schema_ok = not self.too_deep and (
-                    certainly_valid(self.root) or _META.is_valid(self.root)
+                    certainly_valid(self.root) or meta_validator(self.root).is_valid(self.root)
                 )
             except RecursionError:
                 self._schema_ok = False

@@ -32,7 +32,9 @@ RULES: MappingProxyType[str, str] = MappingProxyType({
     "strict-tools": "§2.4 (Anthropic strict tool use: at most 20 strict tools per request)",
     "root-not-object": "§1.4, §1.5, §2.3, §3.2, §5.3, §6.1 (the root must be a `type: \"object\"` schema; "
                        "earendil-works/pi#8279 'inputSchema.json.type must be one of the following: object')",
-    "root-composition": "§1.4 (OpenAI strict: root not `anyOf`), §2.3 (Anthropic, and Bedrock's Claude models: "
+    "root-composition": "§1.4 (OpenAI, strict or not: \"schema must have type 'object' and not have "
+                        "'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level\", reported against OpenRouter and "
+                        "OpenAI-compatible endpoints), §2.3 (Anthropic, and Bedrock's Claude models: "
                         "'input_schema does not support oneOf, allOf, or anyOf at the top level')",
     "root-ref": "§1.4 (OpenAI strict: the root must be an object, not a reference)",
     "schema-invalid": "§1.5, §2.3, §4, §5.3 (valid against the JSON Schema meta-schema: 2020-12, Mistral draft-07; "
@@ -51,6 +53,12 @@ RULES: MappingProxyType[str, str] = MappingProxyType({
                      "120,000 characters of names and values, 15,000 for one enum of more than 250 values)",
     "ref-siblings": "§1.4 (OpenAI strict: '$ref cannot have keywords'), §3.4 (Gemini JSON Schema: only "
                     "`description` and `default` beside `$ref`)",
+    "duplicate-names": "Gemini: 'Duplicate function declaration found' (public issue reports), §2.2 (Anthropic: "
+                       "'tools: Tool names must be unique.')",
+    "strict-optional": "§2.4 (Anthropic strict tool use: at most 24 optional parameters across a request's strict "
+                       "tools)",
+    "strict-unions": "§2.4 (Anthropic strict tool use: at most 16 union-typed parameters across a request's strict "
+                     "tools)",
     "declarations": "§3.1 (Gemini: 'Maximum 512 function declarations can be provided')",
     "gemini-schema": "§3.3, §3.5 (Gemini `parameters`: the OpenAPI Schema fields only, one upper- or lower-case "
                      "type per node, `anyOf` alone, string enums, no `$` keys)",
@@ -168,14 +176,45 @@ GEMINI_MAX_DECLARATIONS = 512
 OPENAI_MAX_TOOLS = 128
 
 
-#: Anthropic strict tool use: at most 20 strict tools in one request (§2.4; the checks' TC605).
+#: Anthropic strict tool use: at most 20 strict tools in one request (§2.4; the checks' TC605), and across them at
+#: most 24 optional and 16 union-typed parameters (TC606, TC607).
 ANTHROPIC_MAX_STRICT_TOOLS = 20
+ANTHROPIC_MAX_STRICT_OPTIONAL = 24
+ANTHROPIC_MAX_STRICT_UNIONS = 16
+
+
+def parameter_counts(schema: Any) -> tuple[int, int]:
+    """(optional, union-typed) properties of every object in ``schema``: what Anthropic strict counts."""
+    optional = unions = 0
+    for _, node in _nodes(schema):
+        props = node.get("properties")
+        if not isinstance(props, dict):
+            continue
+        listed = node.get("required")
+        req: list[Any] = listed if isinstance(listed, list) else []
+        optional += sum(1 for p in props if p not in req)
+        unions += sum(1 for sub in props.values()
+                      if isinstance(sub, dict) and ("anyOf" in sub or isinstance(sub.get("type"), list)))
+    return optional, unions
+
+
+#: Targets that reject a request whose tools share a name (as sent: after each target's name sanitising).
+DUPLICATE_NAMES_REFUSED = frozenset({"gemini", "gemini-json", "anthropic"})
 
 
 def list_violation(target: str, items: list[Any]) -> Violation | None:
     """A list of tools converted together (one request's tools, each in ``target``'s envelope): Gemini's
     declaration limit, OpenAI Chat's tool limit, Anthropic's limit on strict tools."""
     count = len(items)
+    if target in DUPLICATE_NAMES_REFUSED:
+        seen: set[str] = set()
+        for item in items:
+            name = field_of(target, item, "name")
+            if isinstance(name, str) and name in seen:
+                return Violation("duplicate-names", "tools", "", f"two tools are named `{name}` as sent to {target}, "
+                                 "which rejects the request; rename one")
+            if isinstance(name, str):
+                seen.add(name)
     if target in ("gemini", "gemini-json") and count > GEMINI_MAX_DECLARATIONS:
         return Violation("declarations", "tools", "", f"{count} function declarations in one tool list "
                          f"(at most {GEMINI_MAX_DECLARATIONS})")
@@ -185,6 +224,15 @@ def list_violation(target: str, items: list[Any]) -> Violation | None:
     if target == "anthropic" and strict > ANTHROPIC_MAX_STRICT_TOOLS:
         return Violation("strict-tools", "tools", "", f"{strict} strict tools in one request "
                          f"(at most {ANTHROPIC_MAX_STRICT_TOOLS})")
+    if target == "anthropic" and strict:
+        counts = [parameter_counts(item.get("input_schema")) for item in items
+                  if isinstance(item, dict) and item.get("strict") is True]
+        for rule, index, limit, what in (("strict-optional", 0, ANTHROPIC_MAX_STRICT_OPTIONAL, "optional"),
+                                         ("strict-unions", 1, ANTHROPIC_MAX_STRICT_UNIONS, "union-typed")):
+            total = sum(c[index] for c in counts)
+            if total > limit:
+                return Violation(rule, "tools", "", f"{total} {what} parameters across the strict tools of one "
+                                 f"request (at most {limit})")
     return None
 
 
@@ -196,7 +244,7 @@ _OPENAI_STRICT_UNSUPPORTED = frozenset({
     "oneOf", "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "default",
     "patternProperties", "propertyNames", "minProperties", "maxProperties", "unevaluatedProperties",
     "unevaluatedItems", "prefixItems", "contains", "minContains", "maxContains", "uniqueItems", "minLength",
-    "maxLength",
+    "maxLength", "propertyOrdering", "example", "examples",
 })
 #: §1.4 `format` in OpenAI strict; §2.4 in Anthropic strict (with `uri`).
 _STRICT_FORMATS = MappingProxyType({
@@ -216,6 +264,7 @@ _GEMINI_FIELDS = frozenset({
     "properties", "propertyOrdering", "required", "title", "type",
 })
 _COMPOSITION = ("anyOf", "oneOf", "allOf")
+_OPENAI_ROOT_REFUSED = (*_COMPOSITION, "enum", "not")
 
 
 def _family(target: str) -> str:
@@ -227,7 +276,7 @@ def schema_violation(target: str, strict: bool, schema: Any) -> Violation | None
     def bad(rule: str, pointer: str, message: str) -> Violation:
         return Violation(rule, "parameters", pointer, message)
 
-    problem = root_problem(schema, allow_null=target in ("gemini", "gemini-json"))
+    problem = root_problem(schema, allow_null=target in NULLABLE_ROOT_TARGETS)
     if problem is not None:
         return bad("root-not-object", "", problem)
     family = _family(target)
@@ -235,8 +284,10 @@ def schema_violation(target: str, strict: bool, schema: Any) -> Violation | None
         return _gemini(schema, bad)
     if "$ref" in schema and family == "openai" and strict:
         return bad("root-ref", "/$ref", "the root is a `$ref`")
-    composed = [k for k in _COMPOSITION if k in schema]
-    if composed and (family == "anthropic" or (family == "openai" and strict)):
+    # OpenAI refuses these at the root in both modes ("schema must have type 'object' and not have
+    # 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level"); Anthropic the compositions.
+    composed = [k for k in (_OPENAI_ROOT_REFUSED if family == "openai" else _COMPOSITION) if k in schema]
+    if composed and family in ("anthropic", "openai"):
         return bad("root-composition", "/" + composed[0], f"`{composed[0]}` at the root of the parameters")
     found = _json_schema(target, family, strict, schema, bad)
     if found is None and family == "openai" and strict:
@@ -258,6 +309,10 @@ def returns_violation(target: str, schema: Any) -> Violation | None:
             "gemini-schema", "", "the response schema is not an object")
     nodes = _listed(schema)
     return _meta(target, schema, nodes, bad) or _refs(schema, nodes, bad)
+
+
+#: Targets whose parameter schema may be a nullable object (Gemini's two fields).
+NULLABLE_ROOT_TARGETS = frozenset({"gemini", "gemini-json"})
 
 
 def root_problem(schema: Any, *, allow_null: bool = False) -> str | None:
@@ -416,7 +471,7 @@ def _gemini(schema: dict[str, Any], bad: Bad) -> Violation | None:
                                  or not all(isinstance(v, str) for v in enum)):
             return bad("gemini-schema", jp.join(ptr, "enum"), "`enum` only on STRING, of strings")
         props = node.get("properties")
-        if props is not None and not isinstance(props, dict):
+        if "properties" in node and not isinstance(props, dict):
             return bad("gemini-schema", jp.join(ptr, "properties"), "`properties` must be an object")
         if kind == "object" and not props and not is_root:
             return bad("object-properties", ptr, "an OBJECT without properties")

@@ -250,7 +250,7 @@ def _anthropic(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any
 def _gemini(ctx: _Ctx, name: str, desc: str | None, params: Any, returns: Any) -> dict[str, Any]:
     out = _named(name, desc)
     upper = ctx.options.gemini_type_case == "upper"
-    if isinstance(params, dict) and params.get("properties") in (None, {}) and "anyOf" not in params \
+    if isinstance(params, dict) and params.get("properties", {}) == {} and "anyOf" not in params \
             and root_problem(params, allow_null=True) is None:
         # No declared argument: Gemini rejects an OBJECT without properties, so no parameters are sent.
         if not no_arguments(ctx.tool.parameters, is_root=True):  # a no-argument tool loses nothing

@@ -40,6 +40,7 @@ class SchemaFacts:
     type_list: bool              # `type` as a list
     draft4_exclusive: bool       # boolean `exclusiveMinimum`/`exclusiveMaximum`
     tuple_items: bool            # `items` as a list (draft-07 tuples)
+    one_branch: bool             # `anyOf`, `oneOf` or `allOf` of one schema (read as that schema where lowered)
     array_without_items: bool    # an array type with neither `items` nor `prefixItems`
     closed_missing: bool         # `additionalProperties: false` with a required name not in `properties`
     foreign_refs: bool           # a `$ref` other than to the root or to one of the root's definitions
@@ -74,7 +75,7 @@ class _Census:
         self.schema = schema
         self.keywords: set[str] = set()
         self.flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items",
-                                    "array_without_items", "closed_missing", "foreign_refs"), False)
+                                    "one_branch", "array_without_items", "closed_missing", "foreign_refs"), False)
         # Within OpenAI strict's limits (``accept.strict_sizes``), counted generously: nesting of any kind,
         # every property and enum value, the characters of names and values.
         self.deepest = self.props_total = self.enum_total = self.chars = 0
@@ -143,6 +144,8 @@ class _Census:
                 flags["dirty_type"] = True
         elif t is not None and (not isinstance(t, str) or t not in JSON_TYPES):
             flags["dirty_type"] = True
+        if any(isinstance(node.get(k), list) and len(node[k]) == 1 for k in ("anyOf", "oneOf", "allOf")):
+            flags["one_branch"] = True
         if isinstance(node.get("exclusiveMinimum"), bool) or isinstance(node.get("exclusiveMaximum"), bool):
             flags["draft4_exclusive"] = True
         if (t == "array" or (isinstance(t, list) and "array" in t)) and "items" not in node \
@@ -179,7 +182,7 @@ def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
         return False  # inlined (and reported), cut or dropped; only references kept as they are stay quiet
     if "$dynamicRef" in used:
         return False
-    if facts.dirty_type or facts.draft4_exclusive or facts.tuple_items or facts.closed_missing:
+    if facts.dirty_type or facts.draft4_exclusive or facts.tuple_items or facts.closed_missing or facts.one_branch:
         return False  # rewritten (and reported) in every mode, or refused in every mode
     if ("$defs" in used or "definitions" in used) and mode.inlines_all():
         return False

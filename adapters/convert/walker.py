@@ -64,8 +64,13 @@ class Walk:
     json_text: list[str] = field(default_factory=list)
     nodes: int = 0
     active_refs: list[str] = field(default_factory=list)
+    #: Properties toolcast declared to repair a `required` name the author did not declare: what lowering
+    #: them changes is part of that repair's loss, not a loss of its own (one mistake, one finding).
+    repaired: list[str] = field(default_factory=list)
 
     def loss(self, pointer: str, keyword: str, value: Any, action: Action, effect: Effect, message: str) -> None:
+        if action != Action.REJECTED and any(pointer == r or pointer.startswith(r + "/") for r in self.repaired):
+            return
         key = (pointer, keyword)
         if key not in self.losses:
             self.losses[key] = Loss(self.target, pointer, keyword, copy_json(value), action, effect, message)
@@ -110,10 +115,10 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
     if depth > MAX_DEPTH:
         raise _Budget(f"schema nested deeper than {MAX_DEPTH} levels; toolcast does not convert it")
     if isinstance(schema, bool):
-        return _boolean_schema(w, schema, ptr)
+        return _boolean_schema(w, schema, ptr, depth)
     if not isinstance(schema, dict):
         return copy_json(schema)
-    schema = _prepared(w, schema, ptr, depth)
+    schema = _prepared(w, schema, ptr, depth, is_root)
     out: dict[str, Any] = {}
     folded: dict[str, Any] = {}
     mode = w.mode
@@ -136,23 +141,46 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
     return _finished(w, schema, out, folded, ptr, is_root)
 
 
-def _boolean_schema(w: Walk, schema: bool, ptr: str) -> Any:
-    """``true``/``false`` as a schema: kept, except where the mode needs objects (``false`` is refused)."""
-    if w.mode.type_case or w.mode.closed_objects:
-        if not schema:
-            w.loss(ptr, "false", False, Action.REJECTED, Effect.UNSATISFIABLE, "`false` schema cannot be expressed")
-        return {}
+def _boolean_schema(w: Walk, schema: bool, ptr: str, depth: int) -> Any:
+    """``true``/``false`` as a schema: kept, except where the mode reshapes schemas (objects and types on every
+    node): there they are what they mean, ``{}`` and ``{"not": {}}``, lowered like those (same output, same
+    losses as the author writing them so)."""
+    if _needs_objects(w.mode):
+        return _node(w, {} if schema else {"not": {}}, ptr, depth)
     return schema
 
 
-def _prepared(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[str, Any]:
+def _root_ref_merged(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """A root that a merged ``allOf`` left as a ``$ref`` with siblings: the definition merged in, so the root is
+    an object of its own (a target that refuses a root composition takes no root reference beside keywords)."""
+    target = _written(w, {"$ref": schema["$ref"]})
+    if not isinstance(target, dict) or "$ref" in target:
+        return schema
+    w.loss(jp.join(ptr, "$ref"), "$ref", schema["$ref"], Action.LOWERED, Effect.NEUTRAL,
+           f"the root `$ref` {schema['$ref']} is replaced by its definition")
+    rest = {k: v for k, v in schema.items() if k != "$ref"}
+    return _merge_all_of(w, {**rest, "allOf": [target]}, ptr)
+
+
+def _needs_objects(mode: Mode) -> bool:
+    """A mode whose every schema must be an object of its own keywords (Gemini's Schema, strict modes' closed
+    objects): booleans and one-branch compositions are read as what they mean there."""
+    return mode.type_case or mode.closed_objects
+
+
+def _prepared(w: Walk, schema: dict[str, Any], ptr: str, depth: int, is_root: bool) -> dict[str, Any]:
     """The node in the form the keyword rules read: its ``$ref`` inlined where the mode wants it, written in
     2020-12 terms, ``allOf`` merged, and the rewrites modes that need a type on every node make first."""
     mode = w.mode
+    root_refused = is_root and not mode.root_composition
+    if _needs_objects(mode) or root_refused:
+        schema = _one_branch(w, schema, ptr)
     schema = _resolve_ref(w, schema, ptr, depth)
     schema = _modernise(w, schema, ptr)
-    if "allOf" in schema and mode.all_of == "merge":
+    if "allOf" in schema and (mode.all_of == "merge" or root_refused):
         schema = _merge_all_of(w, schema, ptr)
+        if "$ref" in schema and root_refused:
+            schema = _root_ref_merged(w, schema, ptr)
         if "$ref" in schema:  # `allOf: [{$ref}]` + siblings (pydantic v1) is now a `$ref` with siblings
             schema = _resolve_ref(w, schema, ptr, depth)
     if mode.any_of_alone:
@@ -161,6 +189,27 @@ def _prepared(w: Walk, schema: dict[str, Any], ptr: str, depth: int) -> dict[str
         schema = _distribute(w, schema, ptr)
     if mode.closed_objects or mode.typed_nodes:
         schema = _declare_required(w, schema, ptr)
+    return schema
+
+
+def _one_branch(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """``anyOf``/``oneOf``/``allOf`` of one schema is that schema, beside the node's other keywords: read so
+    wherever a composition would be lowered or refused, an input is converted as its branch written alone
+    is. Left as it is when the branch and the node disagree on a keyword (the merge rules decide then) or the
+    branch is a ``$ref`` (the reference rules decide)."""
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = schema.get(key)
+        if not isinstance(branches, list) or len(branches) != 1:
+            continue
+        branch = {} if branches[0] is True else {"not": {}} if branches[0] is False else branches[0]
+        if not isinstance(branch, dict) or "$ref" in branch:
+            continue
+        rest = {k: v for k, v in schema.items() if k != key}
+        if any(k in rest and rest[k] != v and k not in ANNOTATIONS for k, v in branch.items()):
+            continue
+        w.loss(jp.join(ptr, key), key, branches, Action.LOWERED, Effect.NEUTRAL,
+               f"`{key}` of one schema is that schema")
+        schema = {**branch, **rest}  # the node's own annotations describe the parameter
     return schema
 
 
@@ -225,7 +274,7 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         return _node(w, value, kptr, depth + 1)
     if key in SCHEMA_MAP:
         if not isinstance(value, dict):
-            return copy_json(value)
+            return copy_json(value)  # not valid JSON Schema: the output's judge refuses it for every target
         return {k: _node(w, v, jp.join(kptr, k), depth + 1) for k, v in value.items()}
     if key in SCHEMA_LIST:
         if not isinstance(value, list):
@@ -619,6 +668,10 @@ def _type_name(name: str) -> tuple[str | None, dict[str, Any]]:
 
 def _clean_type(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
     t = schema.get("type")
+    if t == []:
+        w.loss(jp.join(ptr, "type"), "type", t, Action.REJECTED, Effect.UNSATISFIABLE,
+               "`type: []` names no type: not valid JSON Schema; list at least one type or remove `type`")
+        return schema
     names = [t] if isinstance(t, str) else t if isinstance(t, list) and all(isinstance(x, str) for x in t) else None
     if names is None or all(x in JSON_TYPES for x in names):
         return schema
@@ -663,6 +716,12 @@ def _modernise(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
                    f"draft-04 `{excl}: {json.dumps(flag)}` rewritten in the 2020-12 form")
     if isinstance(out.get("items"), list):
         out = dict(out)
+        if "prefixItems" in out and out["prefixItems"] != out["items"]:
+            # Two drafts in one node: 2020-12's `prefixItems` means nothing in draft-07 and an `items` list
+            # nothing in 2020-12. The tuple `items` is read (draft-07), and what `prefixItems` said is lost.
+            w.loss(jp.join(ptr, "prefixItems"), "prefixItems", out["prefixItems"], Action.DROPPED, Effect.WIDENING,
+                   "`prefixItems` beside a draft-07 tuple `items` (two drafts mixed): the tuple `items` is read, "
+                   "`prefixItems` is not sent; keep one of them")
         out["prefixItems"] = out.pop("items")
         if "additionalItems" in out:
             out["items"] = out.pop("additionalItems")
@@ -749,6 +808,7 @@ def _declare_required(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, An
     if not missing:
         return schema
     sub = ap if isinstance(ap, dict) else {}
+    w.repaired.extend(jp.join(ptr, "properties", m) for m in missing)
     w.loss(jp.join(ptr, "required"), "required", missing, Action.LOWERED, Effect.NEUTRAL,
            f"required {', '.join(f'`{m}`' for m in missing)} not among `properties`: declared there for {w.target}")
     return {**schema, "properties": {**props, **{m: copy_json(sub) for m in missing}}}
@@ -831,7 +891,10 @@ def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
     (``A ∧ anyOf(B, C)`` ≡ ``anyOf(A ∧ B, A ∧ C)``), and the whole-node annotations are dropped."""
     branches = [b for b in out["anyOf"] if not is_null(b)]
     rest = {k: v for k, v in out.items() if k != "anyOf"}
-    if len(branches) < len(out["anyOf"]):
+    # A null branch beside an `enum` (or `const`) without null can never match: null stays refused.
+    enum = rest.get("enum")
+    null_allowed = not (isinstance(enum, list) and None not in enum) and rest.get("const") is None
+    if len(branches) < len(out["anyOf"]) and null_allowed:
         rest["nullable"] = True
     if len(branches) == 1 and isinstance(branches[0], dict):
         merged = dict(branches[0])
@@ -842,7 +905,9 @@ def _alone(w: Walk, out: dict[str, Any], ptr: str) -> dict[str, Any]:
                 w.loss(jp.join(ptr, key), key, value, Action.REJECTED, Effect.UNSATISFIABLE,
                        f"`{key}` next to `anyOf` disagrees with its branch and {w.target} accepts `anyOf` only alone")
         w.loss(jp.join(ptr, "anyOf"), "anyOf", out["anyOf"], Action.LOWERED, Effect.NEUTRAL,
-               f"`anyOf` of one schema and null becomes that schema + `nullable` for {w.target}")
+               f"`anyOf` of one schema and null becomes that schema + `nullable` for {w.target}" if null_allowed
+               else f"`anyOf` of one schema and null becomes that schema for {w.target}: the `enum` or `const` "
+                    "beside it does not allow null")
         return _alone(w, merged, ptr) if isinstance(merged.get("anyOf"), list) and len(merged) > 1 else merged
     for key in _NODE_ONLY:
         if key in rest:
@@ -883,6 +948,23 @@ def _root_object(w: Walk, schema: Any, base: str) -> Any:
     w.loss(jp.join(base, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
            f"the parameters have no `type`, and every {what} is an object: `type: object` added")
     return {"type": "object", **schema}
+
+
+def convert_types_root(schema: Any) -> bool:
+    """Whether lowering reads the root as the ``type: object`` it means (a root ``$ref`` replaced by its
+    definition, a missing ``type`` added, a well-known type name such as ``dict`` read as JSON Schema's): what the
+    checks' TC107 asks before calling a root an error."""
+    walk = Walk("", Mode(), schema)
+    root = _root_object(walk, _inline_root_ref(walk, schema, ""), "")
+    if isinstance(root, dict):
+        root = _clean_type(walk, root, "")
+    return isinstance(root, dict) and root.get("type") == "object" and not any(
+        x.action == Action.REJECTED for x in walk.losses.values())
+
+
+def known_type_name(name: Any) -> bool:
+    """Whether lowering reads ``name`` (not a JSON Schema type name) as a type it stands for (TC110's question)."""
+    return isinstance(name, str) and _type_name(name)[0] is not None
 
 
 _SHAPED_WHAT = (("anyOf", "`anyOf` branch"), ("oneOf", "`oneOf` branch"), ("allOf", "`allOf` branch"),

@@ -77,6 +77,9 @@ def _drop_nulls(value: Any, schema: Any, ptr: str, record: tuple[frozenset[str],
         if isinstance(branches, list):
             for i, branch in enumerate(branches):
                 value = _drop_nulls(value, branch, jp.join(ptr, key, i), record, root, depth + 1, following)
+    only = _one_branch(schema)
+    if only is not None:  # read as its branch where a target needs objects: recorded at this node's pointer
+        value = _drop_nulls(value, only, ptr, record, root, depth + 1, following)
     if isinstance(schema.get("allOf"), list):
         # Targets without `allOf` get the branches merged into this node, and the properties strict
         # mode made required are recorded where the merge put them (`ptr/properties/x`).
@@ -134,11 +137,25 @@ def _from_text(value: str, schema: Any, ptr: str, texts: frozenset[str], root: A
         branches = schema.get(key)
         if isinstance(branches, list):
             subs.extend((branch, jp.join(ptr, key, i)) for i, branch in enumerate(branches))
+    only = _one_branch(schema)
+    if only is not None:
+        subs.append((only, ptr))
     for sub, sub_ptr in subs:
         parsed = _from_text(value, sub, sub_ptr, texts, root, depth + 1, after)
         if parsed is not value:
             return parsed
     return value
+
+
+def _one_branch(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The branch of an ``anyOf``/``oneOf`` of one schema (not a ``$ref``): the converter reads such a node as
+    that branch where a target needs objects (``walker._one_branch``), so what it records is at the node."""
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and len(branches) == 1 and isinstance(branches[0], dict) \
+                and "$ref" not in branches[0]:
+            return branches[0]
+    return None
 
 
 def _merged(schema: dict[str, Any], root: Any, depth: int) -> dict[str, Any]:

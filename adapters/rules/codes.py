@@ -13,6 +13,9 @@ TC302 ``required-undefined``); the code that emits a finding imports the constan
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from ..document.limits import MAX_DEPTH as DOCUMENT_DEPTH
 from ..document.limits import MAX_FILE_BYTES, MAX_TEXT
 from ..schema.walk import MAX_DEPTH as SCHEMA_DEPTH
@@ -34,6 +37,48 @@ FAMILIES: dict[str, str] = {
     "TC8": "Request files",
     "TC9": "Consumers, request limits and budgets",
 }
+
+#: The severity model, stated once (``docs/rules.md`` and ``docs/design.md`` read it from here).
+SEVERITY_MODEL = (
+    "- **error** for a target T: the provider, host or model (or seed 000's registry, where selected) rejects the "
+    "tool as toolcast would send it to T, and `toolcast convert --to T` refuses it (exit 2, nothing written). "
+    "An error that concerns some targets only names them.\n"
+    "- **warning**: toolcast can send it, but what the model is told differs from what the author wrote, and the "
+    "author can act (the fix says how). Where `toolcast convert` repairs the input without changing its meaning, "
+    "the check offers the same repair as its fix, at warning level, and says that convert does it.\n"
+    "- **information**: a rewrite every converter makes and nobody needs to act on (off or quiet by default).\n"
+    "- Seed 000's registration rules (a tool without a description, `parameters`, an object `type`, "
+    "`properties`) are the rules of seed 000's registry, a consumer like the MCP hosts: errors when selected by "
+    "code, and by default for tool executables (`toolcast check --exec`); judged per provider otherwise."
+)
+
+#: Where a rule's severity depends on who consumes the tool: the severity by consumer.
+BY_CONSUMER: Mapping[str, str] = MappingProxyType({
+    "TC103": "seed 000's registry (selected, `--exec`): error · providers: warning (taken without a description)",
+    "TC105": "seed 000's registry (selected, `--exec`): error · providers: warning (sent as a tool without "
+             "arguments)",
+    "TC107": "seed 000's registry (`--exec`): error · providers: error for the targets convert refuses; warning "
+             "where convert sends `type: object` with the same meaning",
+    "TC108": "seed 000's registry (selected, `--exec`): error · providers: warning (`properties: {}` added for "
+             "OpenAI, no `parameters` for Gemini, a map root as it is for Anthropic and MCP)",
+    "TC110": "every provider: error for a type name convert does not know; warning for one it reads (`dict`, "
+             "`int`, `List[str]`)",
+    "TC201": "Gemini, Anthropic: error (convert refuses the list) · others: warning (sent; the model cannot tell "
+             "the two apart)",
+    "TC204": "every target: warning (convert sends the sanitised name and maps calls back)",
+    "TC205": "Gemini, Anthropic: error (convert refuses the list) · others: warning",
+    "TC301": "every target: error; warning for an older draft's form convert rewrites (draft-04 boolean bounds, "
+             "draft-07 tuple `items`); judged by the draft `$schema` names",
+    "TC303": "every target: warning (convert drops the reference, a reported widening)",
+    "TC505": "the targets named: error (convert refuses)",
+    "TC506": "the targets named: error (convert refuses)",
+    "TC504": "the targets named: error",
+    "TC502": "the targets named: warning",
+    "TC503": "the targets named: warning",
+    "TC605": "Anthropic strict: error (convert refuses the list)",
+    "TC606": "Anthropic strict: error (convert refuses the list; counted on the schema sent)",
+    "TC607": "Anthropic strict: error (convert refuses the list; counted on the schema sent)",
+})
 
 
 def _rule(
@@ -132,12 +177,14 @@ NAME_NOT_STRING = _rule(
 DESCRIPTION_MISSING = _rule(
     "TC103",
     "description-missing",
-    E,
+    W,
     "The tool has no `description`.",
-    "The description is what the model reads to decide when to call the tool; seed 000 skips tools "
-    "without one.",
+    "The description is what the model reads to decide when to call the tool. Seed 000's registry skips tools "
+    "without one (an error there: select `TC103` by its code, as checking tool executables with `--exec` does); "
+    "the providers take the tool without it.",
     '{"name": "get_weather", "parameters": {"type": "object", "properties": {}}}',
     '{"name": "get_weather", "description": "Current weather for a city.", "parameters": {"type": "object", "properties": {}}}',  # noqa: E501
+    selected=E,
 )
 DESCRIPTION_NOT_STRING = _rule(
     "TC104",
@@ -151,12 +198,15 @@ DESCRIPTION_NOT_STRING = _rule(
 PARAMETERS_MISSING = _rule(
     "TC105",
     "parameters-missing",
-    E,
+    W,
     "The tool has no `parameters` schema.",
-    "Seed 000 requires a parameters object; tools without arguments use an empty object schema.",
+    "Seed 000's registry requires a parameters object (an error there: select `TC105` by its code, as checking "
+    "tool executables with `--exec` does); tools without arguments use an empty object schema. The providers take "
+    "a tool without one as a tool without arguments, and `toolcast convert` sends it so.",
     '{"name": "ping", "description": "Ping."}',
     '{"name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}}',
     fix=True,
+    selected=E,
 )
 PARAMETERS_NOT_OBJECT = _rule(
     "TC106",
@@ -172,7 +222,10 @@ PARAMETERS_TYPE_NOT_OBJECT = _rule(
     "parameters-type-not-object",
     E,
     '`parameters.type` is missing or not "object".',
-    "Every provider requires the root of the parameters schema to describe an object.",
+    "Every provider requires the root of the parameters schema to describe an object. A root whose `type` is "
+    "something else is refused by `toolcast convert` (an error). A root without `type` that can only be an object "
+    "(no composition, or one whose every branch is an object) is one `toolcast convert` repairs by adding "
+    "`type: object`, with the same meaning: a warning, and the fix adds what convert adds.",
     '{"name": "t", "parameters": {"properties": {"a": {"type": "string"}}}}',
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}',
     fix=True,
@@ -180,12 +233,18 @@ PARAMETERS_TYPE_NOT_OBJECT = _rule(
 PROPERTIES_MISSING = _rule(
     "TC108",
     "properties-missing",
-    E,
+    W,
     "`parameters.properties` is missing.",
-    "Seed 000 requires `properties`; OpenAI strict and Gemini reject object schemas without it.",
+    "Seed 000's registry requires `properties` (an error there: select `TC108` by its code, as checking tool "
+    "executables with `--exec` does). The providers do not refuse the tool as toolcast sends it: OpenAI rejects an "
+    "object schema without `properties`, and `toolcast convert` adds `properties: {}` (same meaning); Gemini gets "
+    "no `parameters` (a narrowing, TC503, where extra keys were allowed); Anthropic and MCP take a map root such "
+    "as `{\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\"}}` as it is. The fix adds what "
+    "convert adds.",
     '{"name": "t", "parameters": {"type": "object"}}',
     '{"name": "t", "parameters": {"type": "object", "properties": {}}}',
     fix=True,
+    selected=E,
 )
 PROPERTY_TYPE_MISSING = _rule(
     "TC109",
@@ -202,7 +261,9 @@ PROPERTY_TYPE_INVALID = _rule(
     E,
     "A parameter's `type` is not a JSON Schema type name.",
     "Valid types are `string`, `number`, `integer`, `boolean`, `object`, `array` and `null` (or a list "
-    "of them). A misspelt type (`str`, `int`, `float`) is rejected by every provider.",
+    "of them). A misspelt type (`str`, `int`, `float`) is rejected by every provider; `toolcast convert` reads the "
+    "well-known ones (`dict`, `int`, `float`, `List[str]`, upper case) as the JSON Schema type they stand for, so "
+    "those are warnings (the fix writes what convert sends), and refuses the others (an error).",
     '{"type": "object", "properties": {"count": {"type": "int"}}}',
     '{"type": "object", "properties": {"count": {"type": "integer"}}}',
     fix=True,
@@ -242,11 +303,12 @@ NAME_FORMAT = _rule(
 NAME_INVALID_FOR_TARGET = _rule(
     "TC204",
     "name-invalid-for-target",
-    E,
+    W,
     "The name breaks a configured target's name rule (charset or length).",
     "OpenAI, Mistral and Bedrock accept `^[a-zA-Z0-9_-]{1,64}$`, Anthropic up to 128 characters, Gemini "
-    "must start with a letter or `_` and also allows `.` and `:`, MCP allows `.`. The fix renames the "
-    "tool to the target's sanitised name (or set `x-toolcast.targets.<target>.name`).",
+    "must start with a letter or `_` and also allows `.` and `:`, MCP allows `.`. `toolcast convert` sends the "
+    "target's sanitised name and maps calls back, so the provider takes the tool, but the model sees another "
+    "name: a warning. The fix renames the tool to that name (or set `x-toolcast.targets.<target>.name`).",
     '{"name": "files.read"}',
     '{"name": "files_read"}',
     fix=True,
@@ -267,9 +329,12 @@ SCHEMA_INVALID = _rule(
     "TC301",
     "schema-invalid",
     E,
-    "`parameters` or `returns` is not a valid JSON Schema (2020-12 meta-schema).",
-    "Anthropic, OpenAI and MCP reject schemas that fail the meta-schema. A common cause is the draft-04 "
-    "boolean form of `exclusiveMinimum`.",
+    "`parameters` or `returns` is not a valid JSON Schema (the meta-schema of the draft its `$schema` names; "
+    "2020-12 without one).",
+    "Anthropic, OpenAI and MCP reject schemas that fail the meta-schema. A schema that declares "
+    "`\"$schema\": \"http://json-schema.org/draft-07/schema#\"` (or 2019-09, draft-06, draft-04) is judged by "
+    "that draft, where tuple `items` and `additionalItems` are valid; toolcast converts it to the 2020-12 forms. "
+    "A common cause is the draft-04 boolean form of `exclusiveMinimum` in a schema that does not declare draft-04.",
     '{"type": "object", "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": true}}}',
     '{"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 0}}}',
 )
@@ -286,10 +351,11 @@ REQUIRED_UNDEFINED = _rule(
 REF_UNRESOLVABLE = _rule(
     "TC303",
     "ref-unresolvable",
-    E,
+    W,
     "A `$ref` does not resolve within the document or the workspace.",
-    "References are resolved against the document itself and files next to it; a dangling reference "
-    "makes the schema unusable.",
+    "References are resolved against the document itself and files next to it. No provider is sent a dangling "
+    "reference: `toolcast convert` drops it and accepts any value in its place (a widening it reports), so the "
+    "author's constraint is lost for every target: a warning.",
     '{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}',
     '{"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}',
 )

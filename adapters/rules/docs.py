@@ -16,6 +16,22 @@ def render() -> str:
         "Every check has a stable code, a name and a default severity. Select, ignore or re-grade them in "
         "`[tool.toolcast]` (`pyproject.toml`) or `toolcast.toml`; `toolcast explain CODE` prints one entry.",
         "",
+        "## Severity model",
+        "",
+        _codes.SEVERITY_MODEL,
+        "",
+        "## Severity by consumer",
+        "",
+        "The rules whose severity depends on who takes the tool (the others have their default severity for every "
+        "target; the consumers' own rules, TC9xx, follow the effect a selected host, API or model has: rejected or "
+        "left out is an error, cut a warning, renamed information).",
+        "",
+        "| code | severity by consumer |",
+        "|---|---|",
+        *(f"| [{code}](#{code.lower()}) | {text} |" for code, text in sorted(_codes.BY_CONSUMER.items())),
+        "",
+        "## Rules",
+        "",
         "| code | name | severity | fix | summary |",
         "|---|---|---|---|---|",
     ]
@@ -42,6 +58,7 @@ def render() -> str:
             f"{' · fix available' if r.fix_available else ''}",
             "",
             r.summary,
+            *(["", f"By consumer: {_codes.BY_CONSUMER[r.code]}."] if r.code in _codes.BY_CONSUMER else []),
             "",
             r.doc.rstrip(),
         ]

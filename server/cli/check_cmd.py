@@ -261,6 +261,8 @@ def run_server(args: argparse.Namespace) -> int:
     if cfg.server_name is None and not live.programs:  # the name the server reports, unless --server-name or
         # the configuration say
         cfg = replace(cfg, server_name=live.server)
+    if live.programs:
+        cfg = cfg.for_seed_registry()
     located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
                                                                               strict=True)]
     analyzer = Analyzer()  # this run's: one document

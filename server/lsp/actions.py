@@ -239,11 +239,14 @@ def resolve_code_action(ls: ToolcastServer, action: t.CodeAction) -> t.CodeActio
     """`codeAction/resolve` for an export listed without its edit: ``data`` is {uri, version, target,
     tool}. The export is rendered for the document's current text only if that is still ``version``;
     otherwise the answer is a ContentModified error (the action was listed for text the user no longer
-    has: the client asks for code actions again). Malformed ``data``: an InvalidParams error."""
+    has: the client asks for code actions again). Without ``data`` there is nothing to resolve: the action comes
+    back unchanged. Malformed ``data``: an InvalidParams error."""
     from toolcast.adapters.errors import ToolcastError
     from toolcast.adapters.targets import TARGETS
 
     data = action.data
+    if data is None:
+        return action  # nothing to resolve (a quick fix listed with its edit): the action as it is
     if not (isinstance(data, dict) and isinstance(data.get("uri"), str) and data.get("target") in TARGETS
             and type(data.get("version")) is int and (data.get("tool") is None or type(data.get("tool")) is int)):
         return ErrorReply("codeAction/resolve: data must be {uri, version, target, tool} of a toolcast export")

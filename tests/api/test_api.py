@@ -244,9 +244,9 @@ def test_a_call_that_cannot_be_read_is_a_conversion_error(call: Any, source: str
 @pytest.mark.parametrize("tool, target, direction, pointer, message", [
     (WEATHER, "cohere", "from_canonical", "", "unknown target; expected one of: openai,"),
     (42, "gemini", "to_canonical", "", "no tool found: expected a tool object, a list of tools"),
-    ({"name": "f", "parameters": {"type": "object", "properties": {"x": False}}}, "gemini", "from_canonical",
-     "/parameters/properties/x", "tool 'f': gemini cannot express it without changing its meaning: "
-                                 "/parameters/properties/x: `false` schema cannot be expressed"),
+    ({"name": "f", "parameters": {"type": "object", "properties": {"x": {"type": "nonsense"}}}}, "gemini",
+     "from_canonical", "/parameters/properties/x/type", "tool 'f': gemini cannot express it without changing its "
+     "meaning: /parameters/properties/x/type: type `nonsense` is not a JSON Schema type"),
     ([WEATHER, WEATHER], "openai", "to_canonical", "", "expected one tool, found 2 (adapt_all takes several)"),
     ({"name": "f", "parameters": {"type": "object", "default": {1, 2}}}, "openai", "to_canonical",
      "/parameters/default", "expected a JSON value or an SDK model with `model_dump`, found set"),

@@ -41,7 +41,9 @@ def _write(path: Path, value: Any) -> None:
 def ws(tmp_path: Path) -> Path:
     (tmp_path / "toolcast.toml").write_text('targets = ["openai", "anthropic"]\n', encoding="utf-8")
     _write(tmp_path / "ok.tool.json", GOOD)
-    _write(tmp_path / "bad.tool.json", {**GOOD, "name": "get weather", "parameters": {"type": "object"}})
+    # A name and a root toolcast repairs (warnings), and a `required` no provider accepts (an error)
+    _write(tmp_path / "bad.tool.json", {**GOOD, "name": "get weather", "parameters": {"type": "object",
+                                                                                      "required": "city"}})
     return tmp_path
 
 

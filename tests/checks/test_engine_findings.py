@@ -53,16 +53,19 @@ def test_a_repeated_name_and_a_name_colliding_after_sanitising_point_at_the_firs
             '{"name": "a.b", "description": "z"}]')
     config = CheckConfig(targets=("openai", "anthropic"))
     first, second, third = span_of(text, '"a.b"'), span_of(text, '"a/b"'), span_of(text, '"a.b"', 1)
-    # The third tool repeats the first's name: a duplicate, not a collision (same name before sanitising).
+    # The third tool repeats the first's name: a duplicate, not a collision (same name before sanitising); an
+    # error for the targets that reject the request (convert refuses the list there).
     assert _of(text, "TC201", config) == [
-        ("TC201", Severity.ERROR, "duplicate tool name 'a.b'", "/2/name", third, None, 2, "a.b",
-         (Related(None, "/0/name", "first defined here", first),), {"rule": "duplicate-name"}),
+        ("TC201", Severity.ERROR, "duplicate tool name 'a.b': rejected by Anthropic", "/2/name", third, "anthropic",
+         2, "a.b", (Related(None, "/0/name", "first defined here", first),),
+         {"targets": ["anthropic"], "rule": "duplicate-name"}),
     ]
-    # One finding per colliding tool, listing every target where it collides; on the first of them.
+    # One finding per colliding tool, naming every target where it collides; an error for those that reject it.
     assert _of(text, "TC205", config) == [
-        ("TC205", Severity.ERROR, "'a/b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Anthropic",
-         "/1/name", second, "openai", 1, "a/b", (Related(None, "/0/name", "'a.b' also becomes 'a_b'", first),),
-         {"targets": ["openai", "anthropic"], "sanitised": "a_b", "rule": "name-collision-after-sanitising"}),
+        ("TC205", Severity.ERROR, "'a/b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Anthropic: "
+         "rejected by Anthropic", "/1/name", second, "anthropic", 1, "a/b",
+         (Related(None, "/0/name", "'a.b' also becomes 'a_b'", first),),
+         {"targets": ["anthropic"], "sanitised": "a_b", "rule": "name-collision-after-sanitising"}),
     ]
 
 
@@ -70,7 +73,8 @@ def test_names_only_collide_for_the_targets_that_sanitise_them() -> None:
     text = '[{"name": "a.b", "description": "x"}, {"name": "a_b", "description": "y"}]'
     assert _of(text, "TC205", CheckConfig(targets=("mcp",))) == []  # MCP accepts `.`
     (hit,) = _of(text, "TC205", CheckConfig(targets=("mcp", "mistral")))
-    assert hit[2] == "'a_b' and 'a.b' both become 'a_b' for Mistral" and hit[5] == "mistral"
+    assert hit[2] == "'a_b' and 'a.b' both become 'a_b' for Mistral: the model cannot tell them apart"
+    assert hit[5] == "mistral" and hit[1] == Severity.WARNING  # Mistral takes the list
     assert hit[4] == span_of(text, '"a_b"')
 
 
@@ -170,9 +174,10 @@ def test_a_configured_severity_changes_a_file_level_finding_and_none_removes_it(
     assert [(f[0], f[1], f[3]) for f in _of(text, "TC201", warned)] == [("TC201", Severity.WARNING, "/1/name")]
     assert _of(text, "TC201", CheckConfig(targets=("mcp",), severities={"TC201": None})) == []
     assert _of(text, "TC201", CheckConfig(targets=("mcp",), ignore=("TC2",))) == []
-    # Configured to its own severity: the same finding.
-    same = CheckConfig(targets=("mcp",), severities={"TC2": Severity.ERROR})
-    assert _of(text, "TC201", same) == _of(text, "TC201", CheckConfig(targets=("mcp",)))
+    # A warning where the list is sent (MCP); configured, the configured severity.
+    assert [f[1] for f in _of(text, "TC201", CheckConfig(targets=("mcp",)))] == [Severity.WARNING]
+    raised = CheckConfig(targets=("mcp",), severities={"TC2": Severity.ERROR})
+    assert [f[1] for f in _of(text, "TC201", raised)] == [Severity.ERROR]
 
 
 def test_a_configured_severity_changes_a_syntax_finding_and_none_removes_it() -> None:
@@ -390,15 +395,18 @@ def test_every_name_colliding_with_the_first_points_at_the_first_inside_wrapped_
     text = json.dumps([_function("a.b"), _function("a/b"), _function("a:b"), _function("a.b")])
     found = check_document(text, config=CheckConfig(targets=("openai", "mistral"))).findings
     first = Related(None, "/0/function/name", "'a.b' also becomes 'a_b'", span_of(text, '"a.b"'))
-    data = {"targets": ["openai", "mistral"], "sanitised": "a_b", "rule": "name-collision-after-sanitising"}
+    data = {"targets": ["openai", "mistral"], "sanitised": "a_b", "severity": "warning",
+            "rule": "name-collision-after-sanitising"}
+    apart = ": the model cannot tell them apart"  # both targets take the list: warnings
     assert [_fields(f) for f in found if f.code in ("TC201", "TC205")] == [
-        ("TC205", Severity.ERROR, "'a/b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Mistral",
+        ("TC205", Severity.WARNING, "'a/b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Mistral" + apart,
          "/1/function/name", span_of(text, '"a/b"'), "openai", 1, "a/b", (first,), data),
-        ("TC205", Severity.ERROR, "'a:b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Mistral",
+        ("TC205", Severity.WARNING, "'a:b' and 'a.b' both become 'a_b' for OpenAI Chat Completions, Mistral" + apart,
          "/2/function/name", span_of(text, '"a:b"'), "openai", 2, "a:b", (first,), data),
-        ("TC201", Severity.ERROR, "duplicate tool name 'a.b'", "/3/function/name", span_of(text, '"a.b"', 1), None,
-         3, "a.b", (Related(None, "/0/function/name", "first defined here", span_of(text, '"a.b"')),),
-         {"rule": "duplicate-name"}),
+        ("TC201", Severity.WARNING, "duplicate tool name 'a.b'" + apart, "/3/function/name",
+         span_of(text, '"a.b"', 1), "openai", 3, "a.b",
+         (Related(None, "/0/function/name", "first defined here", span_of(text, '"a.b"')),),
+         {"targets": ["openai", "mistral"], "severity": "warning", "rule": "duplicate-name"}),
     ]
 
 
