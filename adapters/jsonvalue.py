@@ -40,3 +40,4 @@ def copy_json(value: Any) -> Any:
             else:
                 dst.append(new)
     return root
+

@@ -76,11 +76,15 @@ def _document(source: Any) -> tuple[str, str, Path | None]:
     if isinstance(source, str) and _is_text(source):
         return "<text>", source, None
     if isinstance(source, (str, os.PathLike)):
+        from toolcast.adapters.document import UnreadableFile, read_text
+
         path = Path(source)
         try:
-            return str(path), path.read_bytes().decode("utf-8-sig"), path
+            return str(path), read_text(path), path
         except UnicodeDecodeError as exc:
             raise ToolcastError(f"{path}: not UTF-8 (byte {exc.start})") from None
+        except UnreadableFile as exc:  # a device, FIFO or socket, or a file over the size limit
+            raise ToolcastError(str(exc)) from None
         except OSError as exc:
             raise ToolcastError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return "<value>", json.dumps(plain_json(source, "auto"), indent=2, ensure_ascii=False), None

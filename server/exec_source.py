@@ -3,7 +3,8 @@ and read the one tool definition it prints as JSON.
 
 The program is started directly (never through a shell), with no standard input, in its own process
 group, and every wait is bounded by one deadline: a program that hangs, or leaves children that keep
-its output open, is killed with its whole group. What it prints is read up to ``MAX_OUTPUT`` bytes, so
+its output open, is killed with its whole group, and any descendant that left the group is ended
+too. What it prints is read up to ``MAX_OUTPUT`` bytes, so
 a program that prints without end cannot fill the memory. Every way discovery fails is one
 ``ExecSourceError`` whose message is one line for the user: no such program, not executable, a
 non-zero exit (with the last line it wrote on stderr), a time-out, output that is not UTF-8 or not
@@ -60,9 +61,12 @@ def discover(command: Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> ExecTo
     return ExecTool(command[0], _tool_from(out, f"`{shown} {SCHEMA_FLAG}`"))
 
 
-def executables(folder: Path) -> list[Path]:
+def executables(folder: Path, special: list[str] | None = None) -> list[Path]:
     """The tool executables in ``folder``: regular files with an execute bit, not hidden, by name
-    (not recursive: seed 000's tools directory is flat)."""
+    (not recursive: seed 000's tools directory is flat). Devices, FIFOs and sockets (or links to them)
+    are never run; each is named in ``special`` when given."""
+    from toolcast.adapters.document import special_file
+
     found = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.startswith("."):
@@ -73,6 +77,8 @@ def executables(folder: Path) -> list[Path]:
             continue
         if stat.S_ISREG(mode) and mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH):
             found.append(entry)
+        elif special is not None and (reason := special_file(entry)) is not None:
+            special.append(f"{entry}: {reason}")
     return found
 
 
@@ -83,7 +89,7 @@ def discover_folder(folder: Path, timeout: float = DEFAULT_TIMEOUT) -> tuple[lis
         raise ExecSourceError(f"{folder}: not a folder")
     tools: list[ExecTool] = []
     errors: list[str] = []
-    programs = executables(folder)
+    programs = executables(folder, errors)
     if not programs:
         raise ExecSourceError(f"{folder}: no executable files (a tool executable needs its execute bit: chmod +x)")
     for program in programs:
@@ -105,6 +111,7 @@ def render_document(document: dict[str, Any]) -> str:
 
 
 def _tool_from(out: bytes, shown: str) -> dict[str, Any]:
+    from toolcast.adapters.document import numbers_out_of_range
     from toolcast.adapters.loading import iter_tool_objects
 
     try:
@@ -122,6 +129,9 @@ def _tool_from(out: bytes, shown: str) -> dict[str, Any]:
         raise ExecSourceError(f"{shown} printed JSON nested too deeply") from None
     if not isinstance(value, dict):
         raise ExecSourceError(f"{shown} printed a JSON {type(value).__name__}, not a tool object")
+    too_large = numbers_out_of_range(value, 1)
+    if too_large:  # read as infinity: it would be written back as Infinity, which is not JSON
+        raise ExecSourceError(f"{shown} printed a number beyond the range of a double at {too_large[0]}")
     objects = iter_tool_objects(value)
     if len(objects) != 1 or objects[0].pointer != "" or objects[0].shape is None:
         keys = ", ".join(sorted(map(str, value))[:8]) or "none"
@@ -131,7 +141,16 @@ def _tool_from(out: bytes, shown: str) -> dict[str, Any]:
 
 
 def _run(argv: list[str], timeout: float, shown: str) -> tuple[bytes, bytes, int]:
-    """``(stdout, the tail of stderr, exit status)``; a negative status is the signal that ended it."""
+    """``(stdout, the tail of stderr, exit status)``; a negative status is the signal that ended it. Every
+    process the program started, in its group or detached from it (``setsid``), is ended before this
+    returns (``descendants.py``)."""
+    from .descendants import ending_descendants
+
+    with ending_descendants():
+        return _run_program(argv, timeout, shown)
+
+
+def _run_program(argv: list[str], timeout: float, shown: str) -> tuple[bytes, bytes, int]:
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True, close_fds=True)

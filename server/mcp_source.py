@@ -9,8 +9,10 @@ same text, so a snapshot checked later gives the same findings at the same place
 
 Every wait is bounded by one deadline; a server that cannot be started, exits, never answers or
 writes something that is not JSON-RPC is one ``McpSourceError`` whose message ends with the tail of
-its stderr. The SDK's stdio transport runs the server in its own process group and always stops it
-(stdin closed, then SIGTERM, then SIGKILL to the group). Environment values are passed to the server
+its stderr (of which only the last few KB are kept: ``stderr_tail.py``). The SDK's stdio transport
+runs the server in its own process group and always stops it (stdin closed, then SIGTERM, then SIGKILL
+to the group); whatever the server started and detached from the group is ended too
+(``descendants.py``). Environment values are passed to the server
 and never printed.
 
 The ``mcp`` package is an extra (``toolcast[mcp]``) and is imported only when a server is asked.
@@ -22,7 +24,6 @@ import importlib.util
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -99,16 +100,22 @@ def fetch_tools(source: McpSource, timeout: float = DEFAULT_TIMEOUT) -> ServerTo
 def _fetch_with_log(source: McpSource, timeout: float) -> ServerTools:
     import anyio
 
-    with tempfile.TemporaryFile("w+b") as errlog:
+    from .descendants import ending_descendants
+    from .stderr_tail import StderrTail
+
+    # The server's stderr goes to a pipe whose last few KB are kept (a server may write without end);
+    # everything the server started, however detached, is ended before the tail is read.
+    with StderrTail() as errlog:
         where = f"MCP server `{source.describe()}`"
         try:
-            result: ServerTools = anyio.run(_fetch, source, timeout, errlog)
+            with ending_descendants():
+                result: ServerTools = anyio.run(_fetch, source, timeout, errlog.writer)
         except McpSourceError as exc:
-            raise McpSourceError(f"{where}: {exc}{_tail(errlog)}") from None
+            raise McpSourceError(f"{where}: {exc}{_tail(errlog.tail())}") from None
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # the SDK's task groups wrap transport errors in groups
-            raise McpSourceError(f"{where}: {_describe(_leaf(exc))}{_tail(errlog)}") from None
+            raise McpSourceError(f"{where}: {_describe(_leaf(exc))}{_tail(errlog.tail())}") from None
         return result
 
 
@@ -158,14 +165,8 @@ def _describe(exc: BaseException) -> str:
     return f"{text or name}" if name == "MCPError" else f"{name}: {text}" if text else name
 
 
-def _tail(errlog: IO[bytes]) -> str:
-    try:
-        errlog.seek(0, os.SEEK_END)
-        size = errlog.tell()
-        errlog.seek(max(0, size - 8192))
-        data = errlog.read().decode("utf-8", "replace")
-    except (OSError, ValueError):
-        return ""
+def _tail(written: bytes) -> str:
+    data = written.decode("utf-8", "replace")
     lines = [" ".join(line.split()) for line in data.splitlines()]
     lines = [line for line in lines if line][-_TAIL_LINES:]
     if not lines:

@@ -12,6 +12,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from toolcast.adapters.document import numbers_out_of_range
 from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.jsonvalue import escape_lone_surrogates
 
@@ -19,8 +20,13 @@ from toolcast.adapters.jsonvalue import escape_lone_surrogates
 def render(value: Any) -> str:
     """The exact text toolcast writes for converted JSON (the editor's export uses it too). A lone
     surrogate (valid in a JSON string as ``\\udXXX``, not encodable as UTF-8) stays an escape, so the
-    text is always valid UTF-8 JSON meaning the same string."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
+    text is always valid UTF-8 JSON meaning the same string. A number beyond a double (which would come
+    out as ``Infinity``, not JSON, or as digits no provider's parser reads) is refused with its pointer."""
+    bad = numbers_out_of_range(value, 1)
+    if bad:
+        raise ToolcastError(f"{bad[0] or '/'}: number beyond the range of a double; toolcast does not write it "
+                            "(JSON has no Infinity, and providers' parsers refuse or misread it) (TC005)")
+    text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
     return escape_lone_surrogates(text) + "\n"
 
 

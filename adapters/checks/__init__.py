@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         is_code_like,
         load_config,
     )
-    from .engine import config_findings
+    from .engine import config_findings, too_large_report
     from .files import is_tool_file_name, tool_files_under, walk_files
     from .formats import Located, as_github, as_human, as_json, as_sarif, record
     from .losses import changes_meaning, conversions, loss_place
@@ -41,7 +41,7 @@ _WHERE = {
     "check_names_across": "api", "summarize_document": "api",
     "DEFAULT_GLOBS": "config", "CheckConfig": "config", "ConfigProblem": "config", "config_from_mapping": "config",
     "load_config": "config", "ConfigReadError": "config", "find_config_file": "config", "is_code_like": "config",
-    "config_findings": "engine",
+    "config_findings": "engine", "too_large_report": "engine",
     "is_tool_file_name": "files", "tool_files_under": "files", "walk_files": "files",
     "Located": "formats", "as_github": "formats", "as_human": "formats", "as_json": "formats",
     "as_sarif": "formats", "record": "formats",
@@ -92,6 +92,7 @@ __all__ = [
     "record",
     "rule_url",
     "summarize_document",
+    "too_large_report",
     "tool_files_under",
     "walk_files",
 ]

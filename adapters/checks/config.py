@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..document.reading import UnreadableFile, read_text, special_file
 from ..rules.codes import (
     CONFIG_BAD_BUDGET,
     CONFIG_BAD_VALUE,
@@ -44,6 +45,8 @@ DEFAULT_GLOBS: tuple[str, ...] = (
 SEVERITY_NAMES: tuple[str, ...] = ("error", "warning", "info", "hint", "off")
 
 CONFIG_FILES: tuple[str, ...] = ("toolcast.toml", "pyproject.toml")
+#: A configuration file (a pyproject.toml included) is read up to this size; a larger one is a finding.
+MAX_CONFIG_BYTES = 1_000_000
 
 #: Request budgets (TC93x): positive whole numbers, unset by default.
 _BUDGET_KEYS = ("max_tokens", "max_tools")
@@ -433,11 +436,15 @@ def find_config_file(start: Path) -> tuple[Path, Mapping[str, Any]] | None:
         for name in CONFIG_FILES:
             candidate = folder / name
             if not candidate.is_file():
+                reason = special_file(candidate)  # a device, FIFO or socket: named, never opened
+                if reason is not None:
+                    raise ConfigReadError(str(candidate), reason)
                 continue
             try:
-                with candidate.open("rb") as fh:
-                    doc = tomllib.load(fh)
-            except (OSError, tomllib.TOMLDecodeError) as exc:
+                doc = tomllib.loads(read_text(candidate, MAX_CONFIG_BYTES))
+            except UnreadableFile as exc:
+                raise ConfigReadError(str(candidate), exc.reason) from exc
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise ConfigReadError(str(candidate), str(exc)) from exc
             if name == "toolcast.toml":
                 return candidate, doc

@@ -12,16 +12,25 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from .. import pointer as jp
 from ..document.dialect import is_jsonc
+from ..document.limits import MAX_TEXT, numbers_out_of_range
 from ..document.parsed import ParsedDocument
 from ..document.parser import DuplicateKey, SyntaxIssue
 from ..loading import ToolObject, iter_tool_objects
-from ..rules.codes import CONFIG_BAD_VALUE, DOCUMENT_TOO_LARGE, DUPLICATE_KEY, INVALID_JSON, NOT_A_TOOL_FILE
+from ..rules.codes import (
+    CONFIG_BAD_VALUE,
+    DOCUMENT_TOO_LARGE,
+    DUPLICATE_KEY,
+    INVALID_JSON,
+    NOT_A_TOOL_FILE,
+    NUMBER_OUT_OF_RANGE,
+)
 from ..rules.findings import Finding
 from ..rules.registry import RULES
 from ..schema.walk import MAX_DEPTH
@@ -36,9 +45,6 @@ from .report import DocumentReport, FindingBlock, ToolSummary
 from .request_checks import is_request, request_raws
 from .runs import Pending, Placed, PlacedKey, Record, Run, Seen, Span
 from .tool_checks import check_tool
-
-#: Larger documents are not parsed (TC003); editors and CI get a finding instead of a stall.
-MAX_TEXT = 32_000_000
 
 _TOOL_KEYS = ("name", "description", "parameters", "input_schema", "inputSchema", "function", "toolSpec")
 
@@ -57,13 +63,13 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     """The report of one file: its tools checked (or left pending when ``budget`` seconds run out), the
     file-level rules run, every finding placed. ``parsed`` is used when it is the parse of ``text``."""
     if len(text) > MAX_TEXT:
-        raw = Raw(DOCUMENT_TOO_LARGE, f"document is {len(text):,} characters; toolcast checks at most {MAX_TEXT:,}",
-                  "", "value")
-        return DocumentReport(tuple(finish(text, None, [raw], config)), (), False)
+        return too_large_report(f"document is {len(text):,} characters; toolcast checks at most {MAX_TEXT:,}",
+                                config, text)
     if parsed is None or parsed.text is not text or parsed.jsonc != is_jsonc(path):
         parsed = analyzer.parse(text, jsonc=is_jsonc(path))
     syntax = [_syntax_finding(err, text) for err in parsed.errors]
     raws = [_duplicate_key(dup) for dup in parsed.duplicate_keys]
+    raws.extend(_numbers_out_of_range(text, parsed.value))
     check = _Pass(text, parsed, config, _workspace(path, config), budget, analyzer)
     run_key = (path, parsed.jsonc)
     found, objects = _check_tools(check, analyzer.runs.get(run_key), analyzer)
@@ -79,6 +85,27 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
 
         raws.extend(budget_raws(objects, config, analyzer.token_costs))
     return check.report(syntax, raws, is_tool_file)
+
+
+#: A number that may be beyond a double: a run of 309 digits or more, or an exponent of 100 or more. The
+#: look-behind starts a match only where a run of digits starts, so the search stays linear.
+_BIG_NUMBER = re.compile(r"(?<![0-9])[0-9]{309}|[eE]\+?0*[1-9][0-9]{2}")
+
+
+def _numbers_out_of_range(text: str, value: Any) -> list[Raw]:
+    """TC005 for each number beyond a double (read as infinity), found only when the text holds one that
+    may be (the value is not walked otherwise)."""
+    if value is None or _BIG_NUMBER.search(text) is None:
+        return []
+    return [Raw(NUMBER_OUT_OF_RANGE, "number beyond the range of a double: JSON parsers read it as infinity or "
+                "refuse it, and toolcast does not convert it", ptr) for ptr in numbers_out_of_range(value)]
+
+
+def too_large_report(message: str, config: CheckConfig, text: str = "") -> DocumentReport:
+    """The report of a document too large to check: one TC003 finding, an error (nothing in it was checked,
+    which must not pass as a clean file)."""
+    raw = Raw(DOCUMENT_TOO_LARGE, message, "", "value", data={"severity": "error"})
+    return DocumentReport(tuple(finish(text, None, [raw], config)), (), False)
 
 
 def _check_tools(check: _Pass, last: Run | None, analyzer: Caches) -> tuple[list[ToolObject], list[ToolObject]]:
@@ -412,4 +439,4 @@ def config_findings(problems: Sequence[ConfigProblem]) -> list[Finding]:
     return out
 
 
-__all__ = ["MAX_DEPTH", "DocView", "config_findings", "run_document", "run_summary"]
+__all__ = ["MAX_DEPTH", "MAX_TEXT", "DocView", "config_findings", "run_document", "run_summary", "too_large_report"]

@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import pointer as jp
 from ..convert.walker import known_type_name
+from ..document.limits import numbers_out_of_range
 from ..rules.codes import (
     ARRAY_WITHOUT_ITEMS,
     DEFAULT_INVALID,
@@ -265,7 +266,10 @@ def check_ref(ctx: ToolContext, ptr: str, ref: str, validation: Validation) -> N
 
 def check_default(ctx: ToolContext, ptr: str, rel: str, default: Any, validation: Validation) -> None:
     """TC305: a ``default`` its own subschema (at ``rel`` in the tree) refuses; TC309 when a pattern could
-    not be matched against it in time."""
+    not be matched against it in time. A default holding a number beyond a double is TC005's (read as
+    infinity, it would be refused for the wrong reason)."""
+    if numbers_out_of_range(default, 1):
+        return
     try:
         err = validation.instance_error(rel, default)
     except PatternTooCostly as exc:
@@ -323,6 +327,8 @@ def check_examples(ctx: ToolContext, validation: Validation) -> None:
                 else ex
             )
             base = jp.join("", key, i, "arguments") if args is not ex else jp.join("", key, i)
+            if numbers_out_of_range(args, 1):
+                continue  # TC005's: read as infinity, it would be refused for the wrong reason
             try:
                 err = validation.instance_error("", args, with_path=True)
             except PatternTooCostly as exc:

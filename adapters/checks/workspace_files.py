@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..document.reading import read_regular
 from ..lru import Table
 
 #: Files `$ref`s point at, kept at most.
@@ -23,8 +24,7 @@ class WorkspaceFiles:
         if key in self._loaded:
             self._loaded.move_to_end(key)
             return self._loaded[key]
-        with open(path, encoding="utf-8") as fh:
-            contents = json.load(fh)
+        contents = json.loads(read_regular(path))  # a regular file, bounded (raises OSError otherwise)
         self._loaded.keep(key, contents)
         return contents
 

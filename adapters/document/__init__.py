@@ -11,21 +11,57 @@ from ..lazy import exports
 
 if TYPE_CHECKING:
     from .dialect import is_jsonc
+    from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT, numbers_out_of_range, out_of_range
     from .line_index import Encoding, LineIndex
     from .memory import DocumentMemory
     from .parsed import Location, ParsedDocument, parse, remember, reparse
-    from .parser import MAX_DEPTH, DuplicateKey, Node, Property, SyntaxIssue
+    from .parser import DuplicateKey, Node, Property, SyntaxIssue
+    from .reading import (
+        FileTooLarge,
+        NotRegularFile,
+        UnreadableFile,
+        check_regular,
+        read_regular,
+        read_text,
+        special_file,
+    )
 
 _WHERE = {
     "is_jsonc": "dialect",
     "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "memory",
     "Location": "parsed", "ParsedDocument": "parsed", "parse": "parsed", "remember": "parsed", "reparse": "parsed",
-    "MAX_DEPTH": "parser", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
+    "MAX_DEPTH": "limits", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
+    "MAX_FILE_BYTES": "limits", "MAX_TEXT": "limits", "numbers_out_of_range": "limits", "out_of_range": "limits",
+    **dict.fromkeys(("FileTooLarge", "NotRegularFile", "UnreadableFile", "check_regular",
+                     "read_regular", "read_text", "special_file"), "reading"),
 }
 
 __all__ = [
-    "MAX_DEPTH", "DocumentMemory", "DuplicateKey", "Encoding", "LineIndex", "Location", "Node", "ParsedDocument",
-    "Property", "SyntaxIssue", "is_jsonc", "parse", "remember", "reparse",
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_TEXT",
+    "DocumentMemory",
+    "DuplicateKey",
+    "Encoding",
+    "FileTooLarge",
+    "LineIndex",
+    "Location",
+    "Node",
+    "NotRegularFile",
+    "ParsedDocument",
+    "Property",
+    "SyntaxIssue",
+    "UnreadableFile",
+    "check_regular",
+    "is_jsonc",
+    "numbers_out_of_range",
+    "out_of_range",
+    "parse",
+    "read_regular",
+    "read_text",
+    "remember",
+    "reparse",
+    "special_file",
 ]
 
 

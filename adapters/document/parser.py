@@ -27,7 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_DEPTH = 200
+from .limits import MAX_DEPTH
+
 #: Containers at depths below this are always built eagerly (they are the file's skeleton: the root
 #: and, in a tool list, the tools); deeper ones try the C scanner and are built lazily.
 EAGER_DEPTH = 2

@@ -16,6 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..document.limits import MAX_DEPTH as DOCUMENT_DEPTH
+from ..document.limits import MAX_FILE_BYTES, MAX_TEXT
+from ..schema.walk import MAX_DEPTH as SCHEMA_DEPTH
+from ..schema.walk import MAX_NODES as SCHEMA_NODES
 from .findings import Severity
 from .registry import Rule, register
 
@@ -119,8 +123,11 @@ DOCUMENT_TOO_LARGE = _rule(
     "document-too-large",
     W,
     "The document exceeds toolcast's size or nesting limits; part of it was not checked.",
-    "Hostile or generated schemas can be huge. toolcast checks at most 10 MB of text, 256 levels of "
-    "nesting and 100,000 schema nodes per tool, and says so instead of silently skipping the rest.",
+    f"Hostile or generated schemas can be huge. toolcast reads at most {MAX_FILE_BYTES:,} bytes of a file and "
+    f"checks at most {MAX_TEXT:,} characters of a document (an MCP server's tool list included); a larger one "
+    f"is not checked at all, and this finding is then an error. Within a document the parser stops at "
+    f"{DOCUMENT_DEPTH} levels of nesting, and a schema's walk at {SCHEMA_DEPTH} levels and {SCHEMA_NODES:,} "
+    "schema nodes per tool; toolcast says so instead of silently skipping the rest.",
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"properties": {"a": "... 300 levels"}}}}}',
     '{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}',
 )
@@ -134,6 +141,18 @@ NOT_A_TOOL_FILE = _rule(
     "legacy parameter map).",
     '{"tool": "get_weather"}',
     _OK,
+)
+NUMBER_OUT_OF_RANGE = _rule(
+    "TC005",
+    "number-out-of-range",
+    E,
+    "A number is beyond the range of a double (an IEEE 754 64-bit float).",
+    "JSON itself puts no limit on numbers, but the parsers providers and clients use do: JavaScript and most "
+    "JSON libraries read `1e999` or a 400-digit integer as infinity, and others refuse it. Python's `json` "
+    "reads an integer of more than 4,300 digits as infinity too. toolcast never writes such a number (it "
+    "would come out as `Infinity`, which is not JSON); convert and export refuse the tool instead.",
+    '{"type": "number", "maximum": 1e999}',
+    '{"type": "number", "maximum": 1e308}',
 )
 
 # --- TC1xx: discovery (seed 000) ------------------------------------------------------------------

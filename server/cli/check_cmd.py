@@ -423,6 +423,7 @@ def _candidates(paths: Sequence[str], configs: _FolderConfigs) -> tuple[list[tup
     and other .json/.jsonc only when their content turns out to be a tool file. The status is 2 when a
     path is neither a file nor a folder (said on stderr)."""
     from toolcast.adapters.checks import is_tool_file_name, walk_files
+    from toolcast.adapters.document import special_file
 
     candidates: list[tuple[Path, bool]] = []
     status = 0
@@ -437,6 +438,9 @@ def _candidates(paths: Sequence[str], configs: _FolderConfigs) -> tuple[list[tup
                     candidates.append((f, False))
         elif p.is_file():
             candidates.append((p, True))
+        elif (reason := special_file(p)) is not None:
+            print(f"toolcast check: {arg}: {reason}", file=sys.stderr)
+            status = 2
         else:
             print(f"toolcast check: {arg}: no such file or folder", file=sys.stderr)
             status = 2
@@ -467,6 +471,9 @@ def _check_files(args: argparse.Namespace, candidates: list[tuple[Path, bool]], 
     texts: dict[str, str] = {}
     skipped = status = 0
     for (path, explicit), (kind, value, text) in zip(candidates, outcomes, strict=True):
+        if kind == "special":
+            print(f"toolcast check: {path}: {value}", file=sys.stderr)
+            continue
         if kind == "unreadable":
             if explicit:
                 print(f"toolcast check: {path}: {value}", file=sys.stderr)
@@ -511,19 +518,28 @@ def _file_costs(args: argparse.Namespace, configs: _FolderConfigs, checked: _Che
 
 # -- checking the files: in this process, or in worker processes ---------------------------------------
 
-#: What checking one file gave: ("unreadable", message, "") | ("skipped", None, "") | ("report", report, text).
+#: What checking one file gave: ("unreadable", message, "") | ("special", message, "") | ("skipped", None, "")
+#: | ("report", report, text). "special": not read (a device, FIFO or socket; a file over the size limit
+#: found by a folder's walk), named on stderr whether or not it was named.
 Outcome = tuple[str, Any, str]
 
 
 def _check_one(path: Path, explicit: bool, config_of: Callable[[Path], Any], analyzer: Any = None) -> Outcome:
     """Read and check one file, with the configuration of its folder (resolved once per folder) and the
     run's ``Analyzer`` (in a worker: the batch's)."""
-    from toolcast.adapters.checks import DocumentReport, check_document
+    from toolcast.adapters.checks import DocumentReport, check_document, too_large_report
+    from toolcast.adapters.document import FileTooLarge, NotRegularFile, read_text
 
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_text(path)
     except UnicodeDecodeError as exc:
         return "unreadable", f"not UTF-8 (byte {exc.start})", ""
+    except NotRegularFile as exc:
+        return "special", exc.reason, ""
+    except FileTooLarge as exc:
+        if not explicit:
+            return "special", f"skipped: {exc.reason}", ""
+        return "report", too_large_report(exc.reason, config_of(path.parent)), ""
     except OSError as exc:
         return "unreadable", f"cannot read: {exc.strerror or exc}", ""
     report = check_document(text, path=str(path), config=config_of(path.parent), analyzer=analyzer)

@@ -48,8 +48,15 @@ def register(sub: Any) -> None:
 
 def read_source(path: str) -> str:
     """The file's text: UTF-8, a leading BOM tolerated. Raises ToolcastError with a clear message."""
+    from toolcast.adapters.document import MAX_FILE_BYTES, UnreadableFile, read_regular
+
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if path == "-" else read_regular(path)
+        if len(data) > MAX_FILE_BYTES:
+            raise ToolcastError(f"{path}: more than {MAX_FILE_BYTES:,} bytes; toolcast reads at most "
+                                f"{MAX_FILE_BYTES:,}")
+    except UnreadableFile as exc:
+        raise ToolcastError(str(exc)) from None
     except OSError as exc:
         raise ToolcastError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
@@ -74,9 +81,13 @@ def run(args: argparse.Namespace) -> int:
     records = _loss_records(args.file, text, parsed, loaded, converted.conversions, live)
     if args.model is not None and not _model_rules_pass(args, text, options, live):
         return 2
-    if args.format == "json":
-        return _emit_json(args, loaded, converted, records)
-    return _emit_text(args, loaded, converted, records)
+    try:
+        if args.format == "json":
+            return _emit_json(args, loaded, converted, records)
+        return _emit_text(args, loaded, converted, records)
+    except ToolcastError as exc:  # output that cannot be written as JSON: refused, never a traceback
+        print(f"toolcast: {exc}", file=sys.stderr)
+        return 2
 
 
 def _model_known(args: argparse.Namespace) -> bool:
@@ -120,8 +131,9 @@ def _tool_source(args: argparse.Namespace) -> tuple[bool, Any]:
 
 def _loaded_tools(args: argparse.Namespace, live: Any) -> tuple[str, ParsedDocument, list[LoadedTool]]:
     """The text, its parse and its tools (only ``--tool``'s when given); ToolcastError when the text is not
-    JSON or holds no such tool."""
+    JSON, holds a number beyond a double, or holds no such tool."""
     from toolcast.adapters.checks import Analyzer
+    from toolcast.adapters.document import numbers_out_of_range
 
     text = read_source(args.file) if live is None else live.text
     parsed = Analyzer().parse(text)  # this run's analyzer: the file is parsed once
@@ -129,6 +141,10 @@ def _loaded_tools(args: argparse.Namespace, live: Any) -> tuple[str, ParsedDocum
         e = parsed.errors[0]
         line, col = LineIndex(text).position(e.start, "utf-32")
         raise ToolcastError(f"{args.file}:{line + 1}:{col + 1}: invalid JSON: {e.message}")
+    too_large = numbers_out_of_range(parsed.value, 1)
+    if too_large:  # it would be written as Infinity (not JSON), or as digits no provider reads
+        raise ToolcastError(f"{args.file}#{too_large[0]}: number beyond the range of a double; toolcast does not "
+                            "convert it (TC005)")
     loaded = load_tools(parsed.value, args.shape)
     if args.tool is not None:
         loaded = [lt for lt in loaded if lt.tool.name == args.tool]

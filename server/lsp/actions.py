@@ -276,6 +276,7 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
     """Arguments: uri, target, [tool index or null], [return the JSON instead of writing: true].
     Writes ``<stem>.<target>.json`` beside the file (never over an existing one), or returns the JSON.
     Wrong arguments or a file that cannot be exported: an error answer (``ErrorReply``), not a raise."""
+    from toolcast.adapters.document import read_text
     from toolcast.adapters.errors import ToolcastError
     from toolcast.adapters.targets import TARGETS
 
@@ -290,7 +291,7 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
         if path is None or not path.is_file():
             return ErrorReply(f"toolcast.export: unknown document {uri}")
         try:
-            doc = Document(uri, path.read_text(encoding="utf-8-sig"), 0)
+            doc = Document(uri, read_text(path), 0)
         except (OSError, UnicodeDecodeError) as exc:
             return ErrorReply(f"toolcast.export: cannot read {path}: {exc}", -32603)
     try:

@@ -84,7 +84,7 @@ async def pull_configuration(ls: ToolcastServer) -> None:
 
 async def index_workspace(ls: ToolcastServer) -> None:
     """Check every tool file of the workspace once, with `$/progress` where the client supports it."""
-    from .workspace import index_file, tool_files
+    from .workspace import tool_files
 
     ls.index_runs += 1
     token = f"toolcast-index-{ls.index_runs}"  # a fresh token per run: tokens must not be reused
@@ -99,10 +99,10 @@ async def index_workspace(ls: ToolcastServer) -> None:
     paths = [p for root in ls.roots for p in tool_files(root, ls.config_in(root))]
     affected: set[str] = set()  # open documents whose duplicates across files changed: published once, at the end
     for i, path in enumerate(paths):
-        checked = None if ls.is_open(path) else index_file(path)
-        if checked is not None:
-            ls.indexed[str(path)] = checked
-            affected |= ls.update_names(str(path), checked[1])
+        if not ls.is_open(path):
+            checked = ls.index(path)
+            if checked is not None:
+                affected |= ls.update_names(str(path), checked.report)
         if progress and i % 20 == 0:
             ls.work_done_progress.report(token, t.WorkDoneProgressReport(
                 message=f"{i + 1}/{len(paths)}", percentage=int(100 * (i + 1) / max(1, len(paths)))))
@@ -114,8 +114,6 @@ async def index_workspace(ls: ToolcastServer) -> None:
 
 @server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFilesParams) -> None:
-    from .workspace import index_file
-
     configured = any(c.uri.endswith(("/toolcast.toml", "/pyproject.toml")) for c in params.changes)
     affected: set[str] = set()
     if configured:
@@ -126,7 +124,6 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
         for known in list(ls.indexed):
             affected |= ls.update_names(known, None)
         ls.indexed.clear()
-        ls.indexed_lines.clear()
         if ls.indexing is not None:
             ls.indexing.cancel()
         ls.indexing = asyncio.ensure_future(index_workspace(ls))
@@ -141,13 +138,11 @@ def did_change_watched_files(ls: ToolcastServer, params: t.DidChangeWatchedFiles
             continue
         checked = None
         if change.type != t.FileChangeType.Deleted and ls.is_tool_path(path):
-            checked = index_file(path)
-        if checked is not None:
-            ls.indexed[str(path)] = checked
-        else:
+            checked = ls.index(path)  # a device, FIFO or socket is named in the log and skipped
+        if checked is None:
             ls.forget_indexed(path)
         if checked is not None or str(path) in ls.names:
-            affected |= ls.update_names(str(path), checked[1] if checked is not None else None)
+            affected |= ls.update_names(str(path), checked.report if checked is not None else None)
     if configured:  # every report depends on the configuration
         for doc in ls.documents.values():
             ls.schedule(doc.uri)
@@ -222,13 +217,9 @@ def did_close(ls: ToolcastServer, params: t.DidCloseTextDocumentParams) -> None:
         in_index = path is not None and any(path.is_relative_to(r) for r in ls.roots) and ls.is_tool_path(path)
         checked = None
         if path is not None and (in_index or was_tool_file):
-            from .workspace import index_file
-
-            checked = index_file(path)
-            if checked is not None:
-                ls.indexed[str(path)] = checked  # the text on disk again, for names across files
+            checked = ls.index(path)  # the file on disk again, for names across files
         # Duplicates across files with the file as it is on disk (or without it): the documents sharing a name.
-        ls.republish(ls.update_names(key, checked[1] if checked is not None else None))
+        ls.republish(ls.update_names(key, checked.report if checked is not None else None))
     for tasks in (ls.pending, ls.completing):
         task = tasks.pop(uri, None)
         if task is not None:

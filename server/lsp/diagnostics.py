@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolcast.adapters.checks import Finding, Severity, rule_url
 
@@ -21,8 +21,16 @@ if TYPE_CHECKING:
 
 SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
 
-#: (uri, text index) of another open or indexed file, for related information across files.
-Locate = Callable[[str], "tuple[str, LineIndex] | None"]
+
+
+class Positioned(Protocol):
+    """Where an offset is: a document's ``LineIndex``, or what the workspace index keeps of a closed file."""
+
+    def position(self, offset: int, encoding: Encoding = "utf-16") -> tuple[int, int]: ...
+
+
+#: (uri, positions) of another open or indexed file, for related information across files.
+Locate = Callable[[str], "tuple[str, Positioned] | None"]
 
 
 def _dumps(value: Any) -> str:
@@ -38,7 +46,7 @@ class RawJson:
         self.text = text
 
 
-def lsp_range(index: LineIndex, span: tuple[int, int], enc: Encoding) -> dict[str, Any]:
+def lsp_range(index: Positioned, span: tuple[int, int], enc: Encoding) -> dict[str, Any]:
     sl, sc = index.position(span[0], enc)
     el, ec = index.position(span[1], enc)
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}

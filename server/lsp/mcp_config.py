@@ -200,6 +200,7 @@ def register(server: Any) -> None:
 
 async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
     from toolcast.adapters.checks import Severity, check_document, load_config
+    from toolcast.adapters.document import read_text
     from toolcast.adapters.errors import ToolcastError
     from toolcast.server.mcp_source import McpSourceError, fetch_tools, label, render_document, tools_document
     from toolcast.server.output import plain_file_stem, write_atomic
@@ -215,7 +216,7 @@ async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
     if config is None:
         raise ValueError(f"{uri}: not a file")
     doc = ls.documents.get(uri) if hasattr(ls, "documents") else None
-    text = doc.text if doc is not None else config.read_text(encoding="utf-8-sig")
+    text = doc.text if doc is not None else read_text(config)
     chosen = next((e for e in entries(text) if e.name == name), None)
     if chosen is None or chosen.problem:
         return _failed(ls, f"{name}: {chosen.problem if chosen else 'no such server in this file'}")

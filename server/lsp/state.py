@@ -23,9 +23,11 @@ from .session import ClientSession
 
 if TYPE_CHECKING:  # the checks are imported when the first document needs them, not to answer `initialize`
     from toolcast.adapters.checks import CheckConfig, DocumentReport, Finding, NameIndex
-    from toolcast.adapters.document import Encoding, LineIndex
+    from toolcast.adapters.document import Encoding
 
+    from .diagnostics import Positioned
     from .documents import Document
+    from .workspace import IndexedFile
 
 log = logging.getLogger("toolcast.server")
 
@@ -72,10 +74,9 @@ class ToolcastServer(LanguageServer):
         self.indexing: asyncio.Future[None] | None = None  # a re-index of the workspace under way
         self.index_runs = 0
         self.roots: list[Path] = []
-        # path -> (text, report) of closed files only: an open file is its document (a large file's text
-        # held twice would double its memory), and is read from disk again when it is closed.
-        self.indexed: dict[str, tuple[str, DocumentReport]] = {}
-        self.indexed_lines: dict[str, LineIndex] = {}  # path -> line index of an indexed file, on demand
+        # path -> the tools and names of a closed file, never its text (workspace.py); an open file is its
+        # document, and is read from disk again when it is closed.
+        self.indexed: dict[str, IndexedFile] = {}
         # Which file defines which tool name (open documents and indexed files, by ``key``), for TC202; made
         # with the first document. An open document's entry is its latest report's tools, or its summary.
         self._names: NameIndex | None = None
@@ -211,7 +212,25 @@ class ToolcastServer(LanguageServer):
 
     def forget_indexed(self, path: Path) -> None:
         self.indexed.pop(str(path), None)
-        self.indexed_lines.pop(str(path), None)
+
+    def index(self, path: Path) -> IndexedFile | None:
+        """Read a closed tool file into the workspace index (or drop it when it cannot be read) and return
+        what was kept. A device, FIFO, socket or over-large file under a tool file's name is skipped and
+        named in the log."""
+        from toolcast.adapters.document import UnreadableFile
+
+        from .workspace import index_file
+
+        try:
+            checked = index_file(path)
+        except UnreadableFile as exc:
+            checked = None
+            self.window_log_message(t.LogMessageParams(t.MessageType.Warning, f"toolcast: {exc}"))
+        if checked is None:
+            self.indexed.pop(str(path), None)
+        else:
+            self.indexed[str(path)] = checked
+        return checked
 
     def report(self, doc: Document) -> DocumentReport | None:
         """The check report for the document's current version (computed once per version). A large
@@ -344,20 +363,13 @@ class ToolcastServer(LanguageServer):
         for uri in uris:
             self.schedule(uri, across=True)
 
-    def locate(self, path: str) -> tuple[str, LineIndex] | None:
-        """(uri, line index) of another file named in a finding: open, else as indexed from disk."""
+    def locate(self, path: str) -> tuple[str, Positioned] | None:
+        """(uri, positions) of another file named in a finding: open, else as indexed from disk."""
         uri = self.open_keys.get(path)
         if uri is not None and uri in self.documents:
             return uri, self.documents[uri].index
-        if path in self.indexed:
-            text = self.indexed[path][0]
-            known = self.indexed_lines.get(path)
-            if known is None or known.text is not text:
-                from toolcast.adapters.document import LineIndex
-
-                known = self.indexed_lines[path] = LineIndex(text)
-            return Path(path).as_uri(), known
-        return None
+        known = self.indexed.get(path)
+        return None if known is None else (Path(path).as_uri(), known.positions)
 
     @staticmethod
     def key(doc: Document) -> str:

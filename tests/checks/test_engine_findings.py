@@ -231,8 +231,8 @@ def test_an_oversized_document_is_summarised_as_nothing(monkeypatch: pytest.Monk
     assert (summary.findings, summary.tools, summary.is_tool_file) == ((), (), False)
     report = check_document(longer)
     assert [_fields(f) for f in report.findings] == [
-        ("TC003", Severity.WARNING, f"document is {len(longer)} characters; toolcast checks at most {len(text)}", "",
-         (0, 1), None, None, None, (), {"rule": "document-too-large"}),
+        ("TC003", Severity.ERROR, f"document is {len(longer)} characters; toolcast checks at most {len(text)}", "",
+         (0, 1), None, None, None, (), {"severity": "error", "rule": "document-too-large"}),
     ]
     assert (report.tools, report.is_tool_file) == ((), False)
 
