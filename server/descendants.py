@@ -123,3 +123,10 @@ def ending_descendants() -> Iterator[None]:
             _Sweep.active -= 1
             if _Sweep.active == 0:
                 end_adopted(_Sweep.before)
+
+
+def end_before_exit() -> None:
+    """For a process about to end at once (``os._exit``, which runs no ``finally``): what the commands of the
+    blocks under way have left is ended now, as their blocks would have."""
+    if _Sweep.subreaper and _Sweep.active:
+        end_adopted(_Sweep.before)

@@ -163,6 +163,7 @@ def _sdk_quiet() -> Iterator[None]:
 
 def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None, listen: tuple[str, int] | None) -> int:
     import anyio
+    from toolcast.server.descendants import end_before_exit, ending_descendants
     from toolcast.server.mcp_source import failure_text
     from toolcast.server.proxy.bridge import ProxyError
     from toolcast.server.proxy.bridge import run as run_proxy
@@ -176,10 +177,12 @@ def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None, list
 
     def gone(why: str) -> None:  # the server is gone and the host's stdin holds the proxy: end it here
         reporter.line(f"{where}: {why}{tail.tail() if tail else ''}", last=True)
+        end_before_exit()
         os._exit(1)
 
     try:
-        with _sdk_quiet():
+        # Every process the server starts, even one that left its process group, ends with the proxy.
+        with _sdk_quiet(), ending_descendants():
             anyio.run(partial(run_proxy, source, settings, timeout, reporter, host_streams, _who(settings), tail, gone,
                               listen))
     except KeyboardInterrupt:

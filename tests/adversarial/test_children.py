@@ -120,3 +120,22 @@ def test_an_mcp_server_listing_more_than_the_limit_is_an_error(tmp_path: Path) -
     assert out.returncode == 1, out.stderr[-500:]
     findings = json.loads(out.stdout)
     assert [(f["code"], f["severity"]) for f in findings] == [("TC003", "error")], findings
+
+
+def test_a_proxied_servers_detached_grandchild_ends_with_the_proxy(tmp_path: Path) -> None:
+    """`toolcast proxy` in front of the same server: the host initializes, then goes away; the proxy stops the
+    server and, with it, the sleep the server detached."""
+    report = tmp_path / "pid"
+    host = "".join(json.dumps(m) + "\n" for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    out = toolcast("proxy", "--for", "claude-code", "--timeout", "30", "--", sys.executable, HOSTILE_MCP, "daemon",
+                   str(report), stdin=host, timeout=60)
+    pid = _daemon_pid(report)
+    try:
+        assert not out.timed_out, out
+        assert out.returncode == 0 and '"id":1' in out.stdout.replace(" ", ""), out  # answered, then the host left
+        assert _gone_after(pid), f"the proxied server's detached sleep {pid} outlived toolcast proxy"
+    finally:
+        _kill(pid)
