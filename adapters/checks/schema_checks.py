@@ -21,6 +21,7 @@ from ..rules.codes import (
     EMPTY_OBJECT,
     EXAMPLE_INVALID,
     LEGACY_PARAMETER_MAP,
+    MIXED_DRAFTS,
     PATTERN_TOO_COSTLY,
     PROPERTY_TYPE_INVALID,
     PROPERTY_TYPE_MISSING,
@@ -153,11 +154,50 @@ def check_schema_tree(ctx: ToolContext, root_ptr: str, root: Any, validation: Va
                             root_ptr + rel, data={"severity": "warning"}))
             else:
                 ctx.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message}", root_ptr + rel))
+        _mixed_drafts(ctx, root_ptr, root)
     if validation.too_deep:
         ctx.add(
             Raw(DOCUMENT_TOO_LARGE, "schema nested too deeply to validate against the meta-schema", root_ptr, "key")
         )
     return check_nodes(ctx, root_ptr, root, validation, gemini_openapi)
+
+
+#: Keywords that 2019-09 or 2020-12 introduced: a draft-04, -06 or -07 schema ignores them.
+_NEWER_KEYWORDS = ("prefixItems", "$defs", "dependentRequired", "dependentSchemas", "unevaluatedProperties",
+                   "unevaluatedItems", "minContains", "maxContains", "$anchor", "$dynamicRef", "$dynamicAnchor")
+#: Draft-07's keywords that 2019-09 removed: a 2019-09 or 2020-12 schema ignores them.
+_OLDER_KEYWORDS = {"dependencies": "`dependentRequired` (lists of names) and `dependentSchemas` (schemas)"}
+_OLD_DRAFTS = {"draft-04": "draft-04", "draft-06": "draft-06", "draft-07": "draft-07"}
+
+
+def _declared_draft(root: Any) -> str | None:
+    """The draft a root's `$schema` names (``draft-07`` …), or None for 2019-09, 2020-12, none or one unknown."""
+    declared = root.get("$schema") if isinstance(root, dict) else None
+    if not isinstance(declared, str):
+        return None
+    return next((name for key, name in _OLD_DRAFTS.items() if key in declared), None)
+
+
+def _mixed_drafts(ctx: ToolContext, root_ptr: str, root: Any) -> None:
+    """TC310: a keyword of another draft than the one ``$schema`` makes the schema (2020-12 by default)."""
+    old = _declared_draft(root)
+    try:
+        nodes = list(subschemas(root, root_ptr))
+    except BudgetExceeded:
+        return  # too large to walk: TC003 says so
+    for ptr, node, _depth in nodes:
+        if old is not None:
+            for keyword in _NEWER_KEYWORDS:
+                if keyword in node:
+                    ctx.add(Raw(MIXED_DRAFTS, f"`{keyword}` is a 2019-09/2020-12 keyword, but `$schema` declares "
+                                f"{old}: a {old} validator ignores it (declare 2020-12, or use {old}'s form)",
+                                jp.join(ptr, keyword), "key"))
+        else:
+            for keyword, instead in _OLDER_KEYWORDS.items():
+                if keyword in node:
+                    ctx.add(Raw(MIXED_DRAFTS, f"`{keyword}` is draft-07's keyword, removed in 2019-09: the schema "
+                                f"is read as 2020-12, which ignores it (use {instead}, or declare draft-07 with "
+                                "`$schema`)", jp.join(ptr, keyword), "key"))
 
 
 def _rewritten(root: Any, rel: str) -> bool:

@@ -426,6 +426,24 @@ PATTERN_TOO_COSTLY = _rule(
     '{"type": "string", "pattern": "^a+$", "default": "aaaa"}',
 )
 
+MIXED_DRAFTS = _rule(
+    "TC310",
+    "mixed-drafts",
+    W,
+    "A schema uses a keyword of another JSON Schema draft than the one it is read as: that keyword is ignored.",
+    "`$schema` decides the dialect (2020-12 when it names none, as MCP and Anthropic read tools). A draft-04, -06 "
+    "or -07 schema knows nothing of 2019-09's and 2020-12's `prefixItems`, `$defs`, `dependentRequired`, "
+    "`dependentSchemas`, `unevaluatedProperties`, `unevaluatedItems`, `minContains`, `maxContains`, `$anchor` or "
+    "`$dynamicRef`; a 2019-09 or 2020-12 schema no longer has draft-07's `dependencies` (split into "
+    "`dependentRequired` and `dependentSchemas`). A validator of the declared draft, and a model reading it as "
+    "one, skips the keyword: the rule it states is not enforced. Declare the draft the schema is written in, or "
+    "write the keyword in the declared draft's form.",
+    '{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", '
+    '"properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "dependentRequired": {"a": ["b"]}}',
+    '{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", '
+    '"properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "dependencies": {"a": ["b"]}}',
+)
+
 # --- TC4xx: legacy parameter map ----------------------------------------------------------------
 LEGACY_PARAMETER_MAP = _rule(
     "TC401",

@@ -168,6 +168,22 @@ CASES = [
         '"^(a|aa)+$"',
         tool(parameters=params({"code": {"type": "string", "pattern": "^(a|aa)+$", "default": "aaaa"}})),
     ),
+    Case(
+        "TC310",
+        tool(parameters=params({"a": {"type": "string"}, "b": {"type": "string"}}, dependentRequired={"a": ["b"]},
+                               **{"$schema": "http://json-schema.org/draft-07/schema#"})),
+        '"dependentRequired"',
+        tool(parameters=params({"a": {"type": "string"}, "b": {"type": "string"}}, dependencies={"a": ["b"]},
+                               **{"$schema": "http://json-schema.org/draft-07/schema#"})),
+        id="TC310-newer-keyword-in-draft-07",
+    ),
+    Case(
+        "TC310",
+        tool(parameters=params({"a": {"type": "string"}, "b": {"type": "string"}}, dependencies={"a": ["b"]})),
+        '"dependencies"',
+        tool(parameters=params({"a": {"type": "string"}, "b": {"type": "string"}}, dependentRequired={"a": ["b"]})),
+        id="TC310-draft-07-keyword-read-as-2020-12",
+    ),
     Case("TC401", tool(parameters={"path": {"type": "string", "required": True}}), '"parameters"', tool()),
     Case(
         "TC609",
