@@ -102,8 +102,10 @@ def test_the_cli_fetches_nothing(tmp_path: Path, listener: tuple[str, list[str]]
     exe = Path(sys.executable).parent / "toolcast"
     done = subprocess.run([str(exe), "check", "--format", "json", str(ws)], capture_output=True, text=True,
                           timeout=120)
-    # The CLI did its work: every file was checked, and the references it refused are reported.
-    assert done.returncode == 1, done.stderr  # findings of severity error (TC303/TC304)
+    # The CLI did its work: every file was checked, and the references it refused are reported. They are
+    # warnings (TC303/TC304), not errors: convert sends each such tool with any value in the reference's place
+    # (TC502), as the loop below shows, and check and convert give one verdict.
+    assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     codes: dict[str, set[str]] = {}
     for row in rows:

@@ -55,17 +55,18 @@ def test_edits_during_the_first_check_get_their_tools_findings_and_the_end_equal
         server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1,
                                                                 "text": text}})
         assert _still(_publish(server, uri, 1))
-        # Three edits at once, each making one tool's parameter type "int" (TC110, an error: shown first
-        # under the cap on diagnostics), in tools late in the file that the first slices have not reached.
+        # Three edits at once, each making one tool's parameter type "banana" (TC110, an error no conversion can
+        # repair: shown first under the cap on diagnostics), in tools late in the file the first slices have not
+        # reached.
         version = 1
         for k in (TOOLS - 3, TOOLS - 200, TOOLS - 2):
             at = text.index('"type": "string"', text.index(f'"t_{k}"')) + len('"type": "')
             start, end = _position(text, at), _position(text, at + len("string"))
-            text = text[:at] + "int" + text[at + len("string"):]
+            text = text[:at] + "banana" + text[at + len("string"):]
             version += 1
             server.notify("textDocument/didChange", {
                 "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [{"range": {"start": start, "end": end}, "text": "int"}]})
+                "contentChanges": [{"range": {"start": start, "end": end}, "text": "banana"}]})
             published = _publish(server, uri, version)
             errors = [d for d in published if d.get("code") == "TC110"]
             assert start["line"] in {d["range"]["start"]["line"] for d in errors}, f"edit in t_{k} not in its publish"
