@@ -182,7 +182,8 @@ def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
         return False  # inlined (and reported), cut or dropped; only references kept as they are stay quiet
     if "$dynamicRef" in used:
         return False
-    if facts.dirty_type or facts.draft4_exclusive or facts.tuple_items or facts.closed_missing or facts.one_branch:
+    if facts.dirty_type or facts.draft4_exclusive or facts.tuple_items or facts.closed_missing or facts.one_branch \
+            or "dependencies" in used:
         return False  # rewritten (and reported) in every mode, or refused in every mode
     if ("$defs" in used or "definitions" in used) and mode.inlines_all():
         return False

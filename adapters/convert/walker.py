@@ -67,6 +67,8 @@ class Walk:
     #: Properties toolcast declared to repair a `required` name the author did not declare: what lowering
     #: them changes is part of that repair's loss, not a loss of its own (one mistake, one finding).
     repaired: list[str] = field(default_factory=list)
+    #: An older draft's form was rewritten in 2020-12's: a root `$schema` naming that draft no longer fits.
+    drafts_rewritten: bool = False
 
     def loss(self, pointer: str, keyword: str, value: Any, action: Action, effect: Effect, message: str) -> None:
         if action != Action.REJECTED and any(pointer == r or pointer.startswith(r + "/") for r in self.repaired):
@@ -100,6 +102,7 @@ def lower(schema: Any, base: str, target: str, mode: Mode | Mapping[str, Any]) -
     except RecursionError:  # defence in depth: MAX_DEPTH keeps us far below the interpreter limit
         walk.loss(base, "", None, Action.REJECTED, Effect.UNSATISFIABLE, "schema too deeply nested")
         out = {}
+    _declare_2020_12(walk, out, base)
     losses = sorted(walk.losses.values(), key=lambda x: (x.pointer, x.keyword))
     record = {"optional": sorted(set(walk.optional)), "nullable": sorted(set(walk.nullable)),
               "added": sorted(set(walk.added)), "json_text": sorted(set(walk.json_text))}
@@ -712,6 +715,7 @@ def _modernise(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
             flag = out.pop(excl)
             if flag and isinstance(out.get(bound), (int, float)):
                 out[excl] = out.pop(bound)
+            w.drafts_rewritten = True
             w.loss(jp.join(ptr, excl), excl, flag, Action.LOWERED, Effect.NEUTRAL,
                    f"draft-04 `{excl}: {json.dumps(flag)}` rewritten in the 2020-12 form")
     if isinstance(out.get("items"), list):
@@ -725,10 +729,49 @@ def _modernise(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
         out["prefixItems"] = out.pop("items")
         if "additionalItems" in out:
             out["items"] = out.pop("additionalItems")
+        w.drafts_rewritten = True
         w.loss(jp.join(ptr, "items"), "items", schema["items"], Action.LOWERED, Effect.NEUTRAL,
                "tuple `items: [...]` (draft-07) rewritten as `prefixItems`")
     elif "additionalItems" in out:
         out = {k: v for k, v in out.items() if k != "additionalItems"}  # without tuple items it means nothing
+    return _split_dependencies(w, out, ptr)
+
+
+#: What a root `$schema` names once an older draft's forms are rewritten (a validator of the old draft would
+#: ignore `prefixItems`, `dependentRequired` and the numeric exclusive bounds).
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _declare_2020_12(w: Walk, out: Any, base: str) -> None:
+    declared = out.get("$schema") if isinstance(out, dict) else None
+    if w.drafts_rewritten and isinstance(declared, str) and any(
+            d in declared for d in ("draft-03", "draft-04", "draft-06", "draft-07")):
+        out["$schema"] = DRAFT_2020_12
+        w.loss(jp.join(base, "$schema"), "$schema", declared, Action.LOWERED, Effect.NEUTRAL,
+               "`$schema` names an older draft whose forms were rewritten in 2020-12's: sent as 2020-12")
+
+
+def _split_dependencies(w: Walk, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
+    """Draft-07's `dependencies` as 2019-09 split it: a list of names is `dependentRequired`, a schema
+    `dependentSchemas` (2020-12 validators ignore `dependencies`). Left as it is when it is not a map of those,
+    or when the node already has an entry of the same name in the new keywords (two drafts disagreeing)."""
+    deps = schema.get("dependencies")
+    if not isinstance(deps, dict):
+        return schema
+    names = {k: v for k, v in deps.items() if isinstance(v, list)}
+    schemas = {k: v for k, v in deps.items() if isinstance(v, (dict, bool))}
+    required, dependent = schema.get("dependentRequired", {}), schema.get("dependentSchemas", {})
+    if len(names) + len(schemas) != len(deps) or not isinstance(required, dict) or not isinstance(dependent, dict) \
+            or set(names) & set(required) or set(schemas) & set(dependent):
+        return schema
+    out = {k: v for k, v in schema.items() if k != "dependencies"}
+    if names:
+        out["dependentRequired"] = {**required, **names}
+    if schemas:
+        out["dependentSchemas"] = {**dependent, **schemas}
+    w.drafts_rewritten = True
+    w.loss(jp.join(ptr, "dependencies"), "dependencies", deps, Action.LOWERED, Effect.NEUTRAL,
+           "draft-07 `dependencies` rewritten as `dependentRequired`/`dependentSchemas` (2020-12)")
     return out
 
 
