@@ -166,8 +166,8 @@ def check_schema_tree(ctx: ToolContext, root_ptr: str, root: Any, validation: Va
 _NEWER_KEYWORDS = ("prefixItems", "$defs", "dependentRequired", "dependentSchemas", "unevaluatedProperties",
                    "unevaluatedItems", "minContains", "maxContains", "$anchor", "$dynamicRef", "$dynamicAnchor")
 #: Draft-07's keywords that 2019-09 removed: a 2019-09 or 2020-12 schema ignores them.
-_OLDER_KEYWORDS = {"dependencies": "`dependentRequired` (lists of names) and `dependentSchemas` (schemas)"}
-_OLD_DRAFTS = {"draft-04": "draft-04", "draft-06": "draft-06", "draft-07": "draft-07"}
+_OLDER_KEYWORDS = (("dependencies", "`dependentRequired` (lists of names) and `dependentSchemas` (schemas)"),)
+_OLD_DRAFTS = ("draft-04", "draft-06", "draft-07")
 
 
 def _declared_draft(root: Any) -> str | None:
@@ -175,7 +175,7 @@ def _declared_draft(root: Any) -> str | None:
     declared = root.get("$schema") if isinstance(root, dict) else None
     if not isinstance(declared, str):
         return None
-    return next((name for key, name in _OLD_DRAFTS.items() if key in declared), None)
+    return next((name for name in _OLD_DRAFTS if name in declared), None)
 
 
 def _mixed_drafts(ctx: ToolContext, root_ptr: str, root: Any) -> None:
@@ -193,7 +193,7 @@ def _mixed_drafts(ctx: ToolContext, root_ptr: str, root: Any) -> None:
                                 f"{old}: a {old} validator ignores it (declare 2020-12, or use {old}'s form)",
                                 jp.join(ptr, keyword), "key"))
         else:
-            for keyword, instead in _OLDER_KEYWORDS.items():
+            for keyword, instead in _OLDER_KEYWORDS:
                 if keyword in node:
                     ctx.add(Raw(MIXED_DRAFTS, f"`{keyword}` is draft-07's keyword, removed in 2019-09: the schema "
                                 f"is read as 2020-12, which ignores it (use {instead}, or declare draft-07 with "
