@@ -168,7 +168,12 @@ def _describe(exc: BaseException) -> str:
 def _tail(written: bytes) -> str:
     data = written.decode("utf-8", "replace")
     lines = [" ".join(line.split()) for line in data.splitlines()]
-    lines = [line for line in lines if line][-_TAIL_LINES:]
+    return stderr_ending([line for line in lines if line][-_TAIL_LINES:])
+
+
+def stderr_ending(lines: Sequence[str]) -> str:
+    """``; its stderr ends: …`` with a server's last stderr lines (cut to the last 600 characters), or nothing when
+    it wrote none: what every one-line failure of a server adds (``check --mcp``, ``toolcast proxy``)."""
     if not lines:
         return ""
     text = " | ".join(lines)

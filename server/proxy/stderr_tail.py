@@ -9,7 +9,7 @@ import sys
 import threading
 from typing import IO
 
-_KEEP_LINES, _LINE_CHARS, _TAIL_CHARS = 4, 300, 600
+_KEEP_LINES, _LINE_CHARS = 4, 300
 
 
 class StderrTail:
@@ -63,13 +63,9 @@ class StderrTail:
 
     def tail(self) -> str:
         """``; its stderr ends: …`` with the last lines, or nothing when the server wrote none."""
-        lines = list(self._lines)
-        if not lines:
-            return ""
-        text = " | ".join(lines)
-        if len(text) > _TAIL_CHARS:
-            text = "..." + text[-_TAIL_CHARS:]
-        return f"; its stderr ends: {text}"
+        from toolcast.server.mcp_source import stderr_ending
+
+        return stderr_ending(list(self._lines))
 
     def close(self) -> None:
         if not self.writer.closed:
