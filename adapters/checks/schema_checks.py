@@ -196,8 +196,8 @@ def _mixed_drafts(ctx: ToolContext, root_ptr: str, root: Any) -> None:
             for keyword, instead in _OLDER_KEYWORDS:
                 if keyword in node:
                     ctx.add(Raw(MIXED_DRAFTS, f"`{keyword}` is draft-07's keyword, removed in 2019-09: the schema "
-                                f"is read as 2020-12, which ignores it (use {instead}, or declare draft-07 with "
-                                "`$schema`)", jp.join(ptr, keyword), "key"))
+                                f"is read as 2020-12, which ignores it; toolcast convert sends it as {instead} (write "
+                                "those, or declare draft-07 with `$schema`)", jp.join(ptr, keyword), "key"))
 
 
 def _rewritten(root: Any, rel: str) -> bool:

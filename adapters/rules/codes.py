@@ -436,8 +436,9 @@ MIXED_DRAFTS = _rule(
     "`dependentSchemas`, `unevaluatedProperties`, `unevaluatedItems`, `minContains`, `maxContains`, `$anchor` or "
     "`$dynamicRef`; a 2019-09 or 2020-12 schema no longer has draft-07's `dependencies` (split into "
     "`dependentRequired` and `dependentSchemas`). A validator of the declared draft, and a model reading it as "
-    "one, skips the keyword: the rule it states is not enforced. Declare the draft the schema is written in, or "
-    "write the keyword in the declared draft's form.",
+    "one, skips the keyword: the rule it states is not enforced (toolcast convert itself sends draft-07's "
+    "`dependencies` in the 2020-12 form). Declare the draft the schema is written in, or write the keyword in the "
+    "declared draft's form.",
     '{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", '
     '"properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "dependentRequired": {"a": ["b"]}}',
     '{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", '
