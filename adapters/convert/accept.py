@@ -22,6 +22,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 from .. import pointer as jp
 from ..losses import Action, Effect, Loss
 from ..provider_limits import StrictRequestLimits, StrictSchemaLimits
+from ..schema_keywords import DRAFT7_ONE_SCHEMA, DRAFT7_SCHEMA_LIST, JSON_TYPES, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 
 #: Rule ids, each with where the rule is written down (providers.md sections and public reports).
 RULES: MappingProxyType[str, str] = MappingProxyType({
@@ -244,7 +245,6 @@ def list_violation(target: str, items: list[Any]) -> Violation | None:
 
 # ------------------------------------------------------------------------------------------------ schemas
 
-_JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 #: OpenAI strict (§1.4 table): keywords outside the supported subset, "not permitted".
 _OPENAI_STRICT_UNSUPPORTED = frozenset({
     "oneOf", "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "default",
@@ -469,7 +469,7 @@ def _gemini(schema: dict[str, Any], bad: Bad) -> Violation | None:
                 return bad("gemini-schema", jp.join(ptr, "anyOf"), "`anyOf` must be a non-empty list")
             stack.extend((jp.join(ptr, "anyOf", i), b, False) for i, b in enumerate(branches))
             continue
-        if not isinstance(t, str) or t.upper() not in {x.upper() for x in _JSON_TYPES}:
+        if not isinstance(t, str) or t.upper() not in {x.upper() for x in JSON_TYPES}:
             return bad("gemini-schema", jp.join(ptr, "type"), f"type {_text(t)} is not one Gemini type")
         kind = t.lower()
         enum = node.get("enum")
@@ -566,10 +566,9 @@ def _limits(schema: Any, bad: Bad) -> Violation | None:
 
 # ------------------------------------------------------------------------------------------------ helpers
 
-_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-_ONES = frozenset({"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-                   "unevaluatedItems", "unevaluatedProperties", "additionalItems"})
-_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems", "items"})
+_MAPS = frozenset(SCHEMA_MAP)
+_ONES = frozenset((*ONE_SCHEMA, *DRAFT7_ONE_SCHEMA))
+_LISTS = frozenset((*SCHEMA_LIST, *DRAFT7_SCHEMA_LIST))
 Path = tuple[str | int, ...]
 
 
