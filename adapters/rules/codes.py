@@ -22,7 +22,15 @@ from ..document.limits import MAX_FILE_BYTES, MAX_TEXT
 from ..schema.walk import MAX_DEPTH as SCHEMA_DEPTH
 from ..schema.walk import MAX_NODES as SCHEMA_NODES
 from .findings import Severity
-from .quoted import anthropic_strict, gemini_declarations, openai_max_tools, openai_strict, pattern_limits, provider
+from .quoted import (
+    anthropic_strict,
+    consumer_max,
+    gemini_declarations,
+    openai_max_tools,
+    openai_strict,
+    pattern_limits,
+    provider,
+)
 from .registry import Rule, Text, register
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
@@ -815,20 +823,23 @@ CONSUMER_TOOL_COUNT = _rule(
     "consumer-tool-count",
     E,
     "More tools than a selected host or API sends or accepts in one request.",
-    "VS Code's Copilot stops at 128 tools, Groq at 128, xAI at 200; Cursor and Windsurf send only part of a "
-    "long list (their limits are unclear, so the finding is a warning). " + _CONSUMER_WHY,
+    lambda: f"VS Code's Copilot stops at {consumer_max('vscode', 'tool-limit')} tools, Groq at "
+    f"{consumer_max('groq', 'tool-limit')}, xAI at {consumer_max('xai', 'tool-limit')}; Cursor and Windsurf send only "
+    "part of a long list (their limits are unclear, so the finding is a warning). " + _CONSUMER_WHY,
     '{"tools": ["... 150 tools"]}  // consumers = ["vscode"]',
-    '{"tools": ["... at most 128 tools"]}',
+    lambda: f'{{"tools": ["... at most {consumer_max("vscode", "tool-limit")} tools"]}}',
 )
 CONSUMER_NAME_LENGTH = _rule(
     "TC903",
     "consumer-name-length",
     E,
     "A tool name is too long once a host adds its prefix, or for a selected model.",
-    "Claude Code sends `mcp__<server>__<tool>` and the API rejects it over 64 characters "
-    "(anthropics/claude-code#2326); Cursor filters tools whose server and tool names together reach 60; VS Code cuts "
-    "silently at 64; Codex CLI and Gemini CLI rename (a hash, or a cut in the middle). Gemini 2.x models have "
-    "rejected names over 64 (google-gemini/gemini-cli#7869). The server name is the one the host is configured "
+    lambda: "Claude Code sends `mcp__<server>__<tool>` and the API rejects it over "
+    f"{consumer_max('claude-code', 'prefixed-name')} characters (anthropics/claude-code#2326); Cursor filters tools "
+    f"whose server and tool names together reach {consumer_max('cursor', 'combined-name') + 1}; VS Code cuts "
+    f"silently at {consumer_max('vscode', 'name-cut')}; Codex CLI and Gemini CLI rename (a hash, or a cut in the "
+    f"middle). Gemini 2.x models have rejected names over {consumer_max('gemini-2', 'name-64')} "
+    "(google-gemini/gemini-cli#7869). The server name is the one the host is configured "
     "with: `server_name` in the configuration or `--server-name`. " + _CONSUMER_WHY,
     '{"name": "search_repository_issues_and_pull_requests_by_label_name"}  // server "github"',
     '{"name": "search_issues_by_label"}',

@@ -60,3 +60,12 @@ def pattern_limits() -> PatternLimits:
     from ..schema.patterns import MATCH_SECONDS, MAX_PATTERN, TOOL_SECONDS
 
     return PatternLimits(MATCH_SECONDS, TOOL_SECONDS, MAX_PATTERN)
+
+
+def consumer_max(name: str, rule_id: str) -> int:
+    """The ``max`` of a host's or API's rule (``schemas/consumers/<name>.json``), or of a model family's."""
+    from ..consumers import consumer, model_families
+
+    found = next((f for f in model_families() if f.name == name), None) or consumer(name)
+    rule = next(r for r in found.rules if r.id == rule_id)
+    return int(rule.settings["max"])
