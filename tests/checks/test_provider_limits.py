@@ -148,26 +148,17 @@ def test_anthropic_strict_checks_read_the_profile(edited_profiles: Any) -> None:
     assert {"TC605", "TC606", "TC607"} <= set(_codes(tools, "anthropic"))
 
 
-def test_the_function_count_reads_the_profile(edited_profiles: Any) -> None:
+@pytest.mark.parametrize(("target", "block", "code"), [("gemini", "function_declarations", "TC608"),
+                                                       ("openai", "max_tools", "TC901")])
+def test_the_tool_counts_read_the_profile(edited_profiles: Any, target: str, block: str, code: str) -> None:
     tools = [_tool({"type": "object", "properties": {"a": {"type": "string"}}}, name=f"f{i}") for i in range(3)]
-    assert "TC608" not in _codes(tools, "gemini")
+    assert code not in _codes(tools, target)
 
     def smaller(data: dict[str, Any]) -> None:
-        data["limits"]["function_declarations"]["max"] = 2
+        data["limits"][block]["max"] = 2
 
-    edited_profiles("gemini", smaller)
-    assert "TC608" in _codes(tools, "gemini")
-
-
-def test_the_provider_tool_count_reads_the_profile(edited_profiles: Any) -> None:
-    tools = [_tool({"type": "object", "properties": {"a": {"type": "string"}}}, name=f"f{i}") for i in range(3)]
-    assert "TC901" not in _codes(tools, "openai")
-
-    def smaller(data: dict[str, Any]) -> None:
-        data["limits"]["max_tools"]["max"] = 2
-
-    edited_profiles("openai", smaller)
-    assert "TC901" in _codes(tools, "openai")
+    edited_profiles(target, smaller)
+    assert code in _codes(tools, target)
 
 
 def test_the_rule_texts_quote_the_profiles(edited_profiles: Any) -> None:
