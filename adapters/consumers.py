@@ -245,7 +245,7 @@ class ProviderToolLimit:
 def provider_tool_limit(target: str) -> ProviderToolLimit | None:
     from .providers import profile
 
-    data = profile(target).limits.get("max_tools")
+    data = profile(target).limits.max_tools
     if data is None:
         return None
     return ProviderToolLimit(target, parse_rule({"id": "max-tools", "rule": "max_tools", **dict(data)},
