@@ -115,7 +115,8 @@ def run_cli(case: dict[str, Any], folder: Path, timeout: float = 120) -> Outcome
     check, *converts = command_lines(case, path)
     done = subprocess.run(check, capture_output=True, text=True, timeout=timeout, cwd=folder)
     if done.returncode == 2:  # an unknown host or model: toolcast says so and judges nothing
-        return Outcome(selection_refused=done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "exit 2")
+        said = (done.stderr.strip().splitlines() or ["exit 2"])[-1]
+        return Outcome(selection_refused=said.split("; known")[0])
     if done.returncode not in (0, 1):
         raise RuntimeError(f"{' '.join(check)}: exit {done.returncode}: {done.stderr}")
     seen = tuple(Seen(f["pointer"], f["severity"], f["code"], f["target"]) for f in json.loads(done.stdout)
