@@ -3,7 +3,8 @@
 A case (``cases.json``) expects a finding at ``expect.pointer`` (a JSON pointer into the tool file the case
 writes). A finding *names the problem* when it is
 
-* at the expected pointer or below it (a more precise place), or
+* at the expected pointer or below it (a more precise place; not for a case with ``expect.below`` false, such
+  as a count whose place is the first tool over the limit), or
 * above it (an ancestor), but no higher than ``expect.up_to`` (the highest node that still names the problem:
   usually the keyword, sometimes the schema node that holds it);
 
@@ -67,7 +68,9 @@ def _under(pointer: str, top: str) -> bool:
 def names_place(pointer: str, expect: dict[str, Any]) -> bool:
     """The finding's place names the expected one: at it, below it, or above it up to ``up_to``."""
     expected, up_to = expect["pointer"], expect.get("up_to", expect["pointer"])
-    return _under(pointer, expected) or (_under(expected, pointer) and _under(pointer, up_to))
+    if _under(expected, pointer):  # at it or above it
+        return _under(pointer, up_to)
+    return expect.get("below", True) and _under(pointer, expected)
 
 
 def _relevant(seen: Seen, expect: dict[str, Any], targets: Sequence[str]) -> bool:

@@ -48,7 +48,6 @@ NOT_YET: dict[str, str] = {
     "antigravity-100-per-server": "missed: no profile for Google Antigravity",
     "dotted-tool-name-grammar": "warned only: a dot in a tool name is a warning (convert renames it)",
     "antigravity-50-tools": "missed: no profile for Google Antigravity",
-    "gemini-512-function-declarations": "missed: check does not count Gemini's 512 function declarations",
     "cursor-first-40-tools": "warned only: Cursor's 40-tool cut is a warning",
 }
 
@@ -135,6 +134,14 @@ def _seen(pointer: str, severity: str = "error", code: str = "TC999", target: st
 ])
 def test_a_finding_counts_only_at_below_or_just_above_the_place(pointer: str, counts: bool) -> None:
     assert (classify(CASE, Outcome(findings=(_seen(pointer),))).verdict == SOLVED) is counts
+
+
+def test_a_count_case_takes_no_finding_below_its_place() -> None:
+    count = {"flags": {"target": ["openai"]}, "expect": {"pointer": "/40", "up_to": "", "below": False}}
+    assert classify(count, Outcome(findings=(_seen("/40", target="openai"),))).verdict == SOLVED
+    assert classify(count, Outcome(findings=(_seen("", target="openai"),))).verdict == SOLVED
+    assert classify(count, Outcome(findings=(_seen("/40/inputSchema", target="openai"),))).verdict == MISSED
+    assert classify(count, Outcome(findings=(_seen("/41", target="openai"),))).verdict == MISSED
 
 
 def test_severity_target_family_and_selection_decide_the_verdict() -> None:
