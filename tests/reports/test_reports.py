@@ -41,7 +41,7 @@ NOT_YET: dict[str, str] = {
     "copilot-cli-closed-empty-object": "missed: no profile for GitHub Copilot CLI",
     "codex-object-without-properties": "warned only: an object without properties is a warning",
     "vscode-type-list-array-without-items": "warned only: an array member of a type list without items is info/warning",
-    "librechat-unresolvable-ref": "warned only: an unresolvable $ref is a warning",
+    "dangling-ref-in-output-schema": "warned only: a $ref to no definition is a warning",
     "copilot-cli-dotted-tool-name": "missed: no profile for GitHub Copilot CLI",
     "claude-code-dotted-server-name": "missed: a host-prefixed name is not checked against the target's characters",
     "claude-code-tool-name-with-spaces": "warned only: a space in a tool name is a warning",
