@@ -120,9 +120,11 @@ def test_unknown_names_list_the_known_ones() -> None:
 
 
 def test_configuration_selects_consumers_and_reports_unknown_names_as_tc703() -> None:
-    cfg, problems = config_from_mapping({"consumers": ["vscode", "vs-code"], "models": ["gemini-2.5-pro", "gpt-9"],
+    # a GPT model is one VS Code's picker offers (judged with VS Code's rules for it); a typo is no model
+    cfg, problems = config_from_mapping({"consumers": ["vscode", "vs-code"], "models": ["gemini-2.5-pro", "gtp-4.1",
+                                                                                        "gpt-4.1"],
                                          "server_name": "github"}, "toolcast.toml")
-    assert cfg.consumers == ("vscode",) and cfg.models == ("gemini-2.5-pro",) and cfg.server_name == "github"
+    assert cfg.consumers == ("vscode",) and cfg.models == ("gemini-2.5-pro", "gpt-4.1") and cfg.server_name == "github"
     assert [(p.code, p.key) for p in problems] == [(CONFIG_UNKNOWN_CONSUMER, "consumers"),
                                                    (CONFIG_UNKNOWN_CONSUMER, "models")]
     assert "claude-code" in problems[0].message and "gemini-3" in problems[1].message
