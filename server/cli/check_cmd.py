@@ -193,7 +193,6 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
     """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
     with the command line's --target, --select and --ignore applied; and its problems."""
     from toolcast.adapters.checks import load_config
-
     from toolcast.adapters.consumers import sent_targets
 
     targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
