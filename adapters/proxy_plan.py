@@ -34,6 +34,7 @@ from .loading import load_tools
 from .losses import Action, Loss
 from .messages import ToolCall, argument_errors, to_canonical_call
 from .model import CanonicalTool
+from .rules.codes import CONSUMER_NAME_CHARS
 from .targets import TargetOptions
 
 #: The provider dialect a host's tools reach when no model is named: the provider of its default model.
@@ -301,8 +302,10 @@ def _lower_one(raw: Mapping[str, Any], target: str, config: CheckConfig, name_ru
     wire = _wire_name(conversion.output) or name
     served_name = _fit_name(wire, name, name_rules, config.server_name or "x", taken)
     served = _served_tool(raw, conversion, served_name)
+    # A name's characters after the host's prefix come from the server's name in the host's configuration (the
+    # served name is the provider's sanitised one): not the tool's fault, and not the proxy's to change.
     broken = [r for r in tool_raws(served, "mcp", _MCP_FIELDS, served_name, config)
-              if r.data.get("severity") == "error"]
+              if r.data.get("severity") == "error" and r.code != CONSUMER_NAME_CHARS]
     if broken:
         return LeftOut(name, "breaks " + "; ".join(f"{r.pointer or '/'}: {r.message}" for r in broken))
     return ServedTool(served_name, name, served, _served_losses(conversion.losses), tool, conversion)
