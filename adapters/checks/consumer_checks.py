@@ -310,35 +310,30 @@ def _typed_nodes(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr:
     return out
 
 
-def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
-    keywords = tuple(rule.settings["keywords"])
-    out = []
+def _keyword_places(params: dict[str, Any], keywords: Sequence[str], own_nodes: bool = False) -> list[tuple[str, str]]:
+    """(pointer of the node, keyword) for each of ``keywords`` in the schema, at most ``_PER_RULE`` nodes' worth;
+    ``own_nodes`` leaves out the nodes under `$defs`/`definitions`."""
+    out: list[tuple[str, str]] = []
     for rel, node, _depth in subschemas(params):
-        if {"$defs", "definitions"} & set(jp.parts(rel)):
-            continue  # Copilot's normalizer walks the schema's own nodes, not its definitions
-        for key in keywords:
-            if key in node:
-                out.append(_raw(CONSUMER_STRICT_KEYWORD, who.name, rule,
-                                f"{who.display_name}: `{key}` in a strict tool", jp.join(ptr + rel, key), "key",
-                                target=_first(rule.targets) or who.over))
+        if own_nodes and {"$defs", "definitions"} & set(jp.parts(rel)):
+            continue
+        out.extend((rel, key) for key in keywords if key in node)
         if len(out) >= _PER_RULE:
             break
     return out
 
 
+def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    return [_raw(CONSUMER_STRICT_KEYWORD, who.name, rule, f"{who.display_name}: `{key}` in a strict tool",
+                 jp.join(ptr + rel, key), "key", target=_first(rule.targets) or who.over)
+            for rel, key in _keyword_places(params, tuple(rule.settings["keywords"]))]
+
+
 def _keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
-    keywords = tuple(rule.settings["keywords"])
-    out = []
-    for rel, node, _depth in subschemas(params):
-        if {"$defs", "definitions"} & set(jp.parts(rel)):
-            continue  # Copilot's normalizer walks the schema's own nodes, not its definitions
-        for key in keywords:
-            if key in node:
-                out.append(_raw(CONSUMER_KEYWORD, who.name, rule, f"{who.display_name}: `{key}`",
-                                jp.join(ptr + rel, key), "key", target=_first(rule.targets)))
-        if len(out) >= _PER_RULE:
-            break
-    return out[:_PER_RULE]
+    # Copilot's normalizer walks the schema's own nodes, not its definitions
+    return [_raw(CONSUMER_KEYWORD, who.name, rule, f"{who.display_name}: `{key}`", jp.join(ptr + rel, key), "key",
+                 target=_first(rule.targets))
+            for rel, key in _keyword_places(params, tuple(rule.settings["keywords"]), own_nodes=True)]
 
 
 def _description_length(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:

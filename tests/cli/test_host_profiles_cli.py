@@ -47,7 +47,8 @@ def test_copilot_cli_prefixes_the_server_name_with_a_dash(tmp_path: Path) -> Non
     path = tool_file(tmp_path, "azmcp_managedlustre_filesystem_subnetsize_validate")
     found = check(path, "--for", "copilot-cli", "--server-name", "AzureMCP-AllTools")
     assert [(r["code"], r["severity"]) for r in found] == [("TC903", "error")]
-    assert "`AzureMCP-AllTools-azmcp_managedlustre_filesystem_subnetsize_validate` (68 characters" in found[0]["message"]
+    sent = "AzureMCP-AllTools-azmcp_managedlustre_filesystem_subnetsize_validate"
+    assert f"`{sent}` (68 characters" in found[0]["message"]
     assert "microsoft/mcp#842 (observed)" in found[0]["message"]
     assert not check(path, "--for", "copilot-cli", "--server-name", "azure")
 
@@ -165,7 +166,9 @@ def test_vscode_is_judged_with_the_model_named(tmp_path: Path) -> None:
     the provider VS Code sends GPT models to, OpenAI, and a Claude model for Anthropic."""
     schema = {"type": "object", "properties": {"origin": {"type": "string", "pattern": "^[A-Z]{3}$",
                                                           "description": "An airport code. " * 70}},
-              "required": ["origin"]}
+              "required": ["origin"],
+              # Copilot's normalizer walks the schema's own nodes, not its definitions
+              "$defs": {"code": {"type": "string", "pattern": "^[A-Z]+$"}}}
     path = tool_file(tmp_path, "find_flights", schema)
     gpt = check(path, "--for", "vscode", "--model", "gpt-4.1")
     assert {(r["code"], r["pointer"], r["severity"]) for r in gpt} == {
