@@ -37,8 +37,9 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "keywords": {"keywords": (list,)},
     # Descriptions (the tool's and every schema node's) longer than ``max`` characters.
     "description_length": {"max": (int,)},
-    # A node whose `type` is a list with "null" and one of ``containing`` (only array `items` with ``in_items``).
-    "type_list": {"containing": (list,), "in_items": (bool,)},
+    # A node whose `type` is a list with "null" and one of ``containing`` (only array `items` with ``in_items``;
+    # with ``min_types``, at least that many types besides "null").
+    "type_list": {"containing": (list,), "in_items": (bool,), "min_types": (int,)},
 })
 _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),

@@ -354,10 +354,12 @@ def _description_length(who: Consumer, rule: ConsumerRule, params: dict[str, Any
 def _type_list(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
     containing = set(rule.settings["containing"])
     in_items = bool(rule.settings.get("in_items"))
+    at_least = int(rule.settings.get("min_types", 1))
     out = []
     for rel, node, _depth in subschemas(params):
         kinds = node.get("type")
-        if not isinstance(kinds, list) or "null" not in kinds or not containing & set(kinds):
+        if not isinstance(kinds, list) or "null" not in kinds or not containing & set(kinds) or \
+                len(set(kinds) - {"null"}) < at_least:
             continue
         if in_items and jp.parts(rel)[-1:] != ["items"]:
             continue

@@ -911,10 +911,11 @@ CONSUMER_TYPE_LIST = _rule(
     "TC923",
     "consumer-type-list",
     E,
-    "A `type` list (a nullable object or array) where a selected host and model reject one.",
+    "A `type` list with \"null\" that a selected host and model reject or rewrite.",
     "GitHub Copilot CLI with a Gemini model fails every request with `400 Bad Request` when one tool's array "
-    "`items` has `type: [\"object\", \"null\"]`; GPT and Claude models accept it (github/copilot-cli#4623). "
-    + _CONSUMER_WHY,
+    "`items` has `type: [\"object\", \"null\"]`; GPT and Claude models accept it (github/copilot-cli#4623). VS Code's "
+    "Copilot removes \"null\" from a list of two or more other types for Gemini models, so the field is no longer "
+    "nullable (a warning). " + _CONSUMER_WHY,
     '{"type": "array", "items": {"type": ["object", "null"], "properties": {"a": {"type": "string"}}}}',
     '{"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}}',
 )

@@ -182,6 +182,19 @@ def test_vscode_is_judged_with_the_model_named(tmp_path: Path) -> None:
     assert {t for r in json.loads(done.stdout) for t in ([r["target"]] if r.get("target") else [])} <= {"anthropic"}
 
 
+def test_vscode_with_a_gemini_model_makes_a_multi_type_field_non_nullable(tmp_path: Path) -> None:
+    """Copilot's normalizer for Gemini models: `type: [T, "null"]` becomes `nullable: true`, but from a list of two
+    or more other types it removes "null" (the field is no longer nullable)."""
+    schema = {"type": "object", "properties": {"limit": {"type": ["integer", "string", "null"]},
+                                               "note": {"type": ["string", "null"]}}}
+    path = tool_file(tmp_path, "search", schema)
+    found = check(path, "--for", "vscode", "--model", "gemini-2.5-pro")
+    assert [(r["code"], r["pointer"], r["severity"]) for r in found] == [
+        ("TC923", "/inputSchema/properties/limit/type", "warning")]
+    assert "no longer nullable" in found[0]["message"]
+    assert not check(path, "--for", "vscode", "--model", "gpt-4.1")
+
+
 def test_a_model_the_host_does_not_offer_is_refused(tmp_path: Path) -> None:
     """Cursor's profile names no model picker: `--model gpt-4.1` for it is unknown (exit 2, one line)."""
     done = run("check", str(tool_file(tmp_path, "t")), "--for", "cursor", "--model", "gpt-4.1")
