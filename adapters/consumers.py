@@ -18,9 +18,9 @@ from .errors import ToolcastError
 from .targets import TARGETS
 
 CONFIDENCES = ("documented", "observed", "unclear")
-#: What the consumer does with a tool or request that breaks the rule.
-EFFECTS = ("rejected", "dropped", "truncated", "renamed",
-           "stripped")  # stripped: keywords removed before the model sees them
+#: What the consumer does with a tool or request that breaks the rule (stripped: part of the schema, such as a
+#: keyword, removed before the model sees it).
+EFFECTS = ("rejected", "dropped", "truncated", "renamed", "stripped")
 #: Rule kinds, with their own settings and the JSON types each accepts (the common ones are in ``_COMMON``).
 RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "max_tools": {"max": (int,)},
@@ -35,7 +35,7 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "name_chars": {"format": (str,), "pattern": (str,), "server_prefix_max": (int,), "lowercase_server": (bool,)},
     # Keywords the consumer removes (or rejects) wherever they appear, strict or not.
     "keywords": {"keywords": (list,)},
-    # Descriptions (the tool's and every schema node's) longer than ``max`` characters.
+    # Schema descriptions (every node's) longer than ``max`` characters.
     "description_length": {"max": (int,)},
     # A node whose `type` is a list with "null" and one of ``containing`` (only array `items` with ``in_items``;
     # with ``min_types``, at least that many types besides "null").
@@ -298,7 +298,10 @@ def check_model(model: str, hosts: tuple[str, ...] = ()) -> None:
         provider = model_provider(model)
         if provider is not None and any(provider in consumer(h).sends_to for h in hosts):
             return
-        raise
+        pickers = [n for n in consumer_names() if consumer(n).sends_to]
+        raise UnknownConsumer(f"unknown model {model!r}; known families (examples): {known_models()}; with a "
+                              f"host that offers its provider's models ({', '.join(pickers)}), any model of "
+                              "that provider") from None
 
 
 def sent_targets(hosts: tuple[str, ...], models: tuple[str, ...]) -> tuple[str, ...]:

@@ -43,13 +43,14 @@ def tools_file(folder: Path, count: int) -> Path:
 
 def test_copilot_cli_prefixes_the_server_name_with_a_dash(tmp_path: Path) -> None:
     """microsoft/mcp#842: server `AzureMCP-AllTools`, Bedrock Converse: "Value 'AzureMCP-AllTools-azmcp_
-    managedlustre_filesystem_subnetsize_validate' … Member must have length less than or equal to 64"."""
+    managedlustre_filesystem_subnetsize_validate' … Member must have length less than or equal to 64", "for some
+    api endpoints" only, while github/copilot-cli#1879's error allows 128: unclear, so a warning."""
     path = tool_file(tmp_path, "azmcp_managedlustre_filesystem_subnetsize_validate")
     found = check(path, "--for", "copilot-cli", "--server-name", "AzureMCP-AllTools")
-    assert [(r["code"], r["severity"]) for r in found] == [("TC903", "error")]
+    assert [(r["code"], r["severity"]) for r in found] == [("TC903", "warning")]
     sent = "AzureMCP-AllTools-azmcp_managedlustre_filesystem_subnetsize_validate"
     assert f"`{sent}` (68 characters" in found[0]["message"]
-    assert "microsoft/mcp#842 (observed)" in found[0]["message"]
+    assert "microsoft/mcp#842, github/copilot-cli#1879 (unclear)" in found[0]["message"]
     assert not check(path, "--for", "copilot-cli", "--server-name", "azure")
 
 
@@ -199,3 +200,4 @@ def test_a_model_the_host_does_not_offer_is_refused(tmp_path: Path) -> None:
     """Cursor's profile names no model picker: `--model gpt-4.1` for it is unknown (exit 2, one line)."""
     done = run("check", str(tool_file(tmp_path, "t")), "--for", "cursor", "--model", "gpt-4.1")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "unknown model" in done.stderr
+    assert "copilot-cli, vscode" in done.stderr  # the hosts whose picker would take it
