@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -103,10 +104,11 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
     converted: dict[str, Any] = {}  # target -> the parameters as converted for it (each converted once)
     for who, rule in rules:
         label = who.display_name
-        if rule.kind == "name_length" and name is not None:
-            out.extend(_name_length(who, rule, name, name_ptr, config.server_name))
-        elif rule.kind == "name_chars" and name is not None:
-            out.extend(_name_chars(who, rule, name, name_ptr, config.server_name))
+        named = _as_the_host_sends(rules, who, rule) if name is not None else None
+        if rule.kind == "name_length" and named is not None and name is not None:
+            out.extend(_name_length(who, named, name, name_ptr, config.server_name))
+        elif rule.kind == "name_chars" and named is not None and name is not None:
+            out.extend(_name_chars(who, named, name, name_ptr, config.server_name))
         elif rule.kind == "strict" and _asks_strict(value, name_ptr, config, rule.targets or _over(who)):
             out.append(_raw(CONSUMER_STRICT_UNSUPPORTED, who.name, rule,
                             f"{label}: the tool is sent with `strict`, which this model rejects",
@@ -122,6 +124,23 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
         except BudgetExceeded:
             continue  # the schema checks (TC003) already say that this schema was not fully walked
     return out
+
+
+def _as_the_host_sends(rules: Sequence[tuple[Consumer, ConsumerRule]], who: Consumer,
+                       rule: ConsumerRule) -> ConsumerRule | None:
+    """A model family's rule on the bare name, measured on the name a selected host sends instead (its prefix
+    and the server's name included: Gemini 2's 64 characters hold for Copilot CLI's `<server>-<tool>`); None when
+    that host cuts or renames the name to fit already (VS Code, Zed, Gemini CLI, Codex CLI)."""
+    if who.kind != "model" or rule.kind not in ("name_length", "name_chars") or rule.settings["format"] != "{tool}":
+        return rule
+    host = next((r for w, r in rules if w.kind == "host" and r.kind == "name_length"), None)
+    if host is None:
+        return rule
+    if rule.kind == "name_length" and host.effect in ("truncated", "renamed") and \
+            int(host.settings["max"]) <= int(rule.settings["max"]):
+        return None
+    kept = {k: host.settings[k] for k in ("format", "server_prefix_max", "lowercase_server") if k in host.settings}
+    return replace(rule, settings=MappingProxyType({**rule.settings, **kept}))
 
 
 def _sent_passes(who: Consumer, rule: ConsumerRule, value: Any, shape: str, config: CheckConfig,

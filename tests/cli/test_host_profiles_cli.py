@@ -89,6 +89,22 @@ def test_copilot_cli_with_a_gemini_model_rejects_nullable_object_items(tmp_path:
                 if r["code"] == "TC923"]
 
 
+def test_a_model_familys_name_rule_holds_for_the_name_the_host_sends(tmp_path: Path) -> None:
+    """Gemini 2.x has rejected names over 64 characters (google-gemini/gemini-cli#7869): through Copilot CLI that
+    is `<server>-<tool>` (microsoft/mcp#842's name, 68 characters), an error of the model family on top of Copilot
+    CLI's own unclear rule; VS Code cuts its ids to 64 itself, so there Gemini's rule has nothing to judge."""
+    path = tool_file(tmp_path, "azmcp_managedlustre_filesystem_subnetsize_validate")
+    server = ("--server-name", "AzureMCP-AllTools")
+    found = check(path, "--for", "copilot-cli", "--model", "gemini-2.5-pro", *server)
+    by = {r["message"].split(":")[0]: r for r in found if r["code"] == "TC903"}
+    assert by["Gemini 2.x (Developer API)"]["severity"] == "error"
+    assert "`AzureMCP-AllTools-azmcp_managedlustre_filesystem_subnetsize_validate` (68 characters" in \
+        by["Gemini 2.x (Developer API)"]["message"]
+    assert by["GitHub Copilot CLI"]["severity"] == "warning"
+    vscode = [r["message"] for r in check(path, "--for", "vscode", "--model", "gemini-2.5-pro", *server)]
+    assert len(vscode) == 1 and vscode[0].startswith("VS Code (Copilot agent mode): the name becomes")  # its own cut
+
+
 def test_copilot_for_jetbrains_refuses_more_than_128_tools(tmp_path: Path) -> None:
     """microsoft/copilot-intellij-feedback#1842: ghidra-mcp's 245 tools: "You may not include more than 128
     tools in your request." """
