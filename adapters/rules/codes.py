@@ -906,6 +906,55 @@ CONSUMER_TOOLS_UNSUPPORTED = _rule(
     '// a model with tool use, e.g. anthropic.claude-3-5-sonnet-20240620-v1:0',
 )
 
+# --- TC92x: consumers, continued: names after a host's prefix, rewrites per model family ------------------
+CONSUMER_NAME_CHARS = _rule(
+    "TC920",
+    "consumer-name-chars",
+    E,
+    "A tool name has characters a provider rejects once a host adds its prefix (the server's name included).",
+    "Roo Code sent `mcp--<server>--<tool>` keeping the dots of a server named `awslabs.aws-documentation-mcp-server`, "
+    "and Bedrock answered `Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+` "
+    "(RooCodeInc/Roo-Code#10152); GitHub Copilot CLI sends `<server>-<tool>`, which Claude models reject with a "
+    "`.` or `/` in it (github/copilot-cli#1879). The server name is the one the host is configured with: "
+    "`server_name` in the configuration or `--server-name` (with `--mcp`, the name the server reports). "
+    + _CONSUMER_WHY,
+    '{"name": "read_documentation"}  // server "awslabs.aws-documentation-mcp-server", consumers = ["roo-code"]',
+    '{"name": "read_documentation"}  // server "aws-documentation"',
+)
+CONSUMER_KEYWORD = _rule(
+    "TC921",
+    "consumer-keyword",
+    W,
+    "A schema keyword that a selected host removes (or a model rejects) before the model sees the tool.",
+    "Copilot removes `minLength`, `pattern`, `format`, `minimum`, `maxItems` and other validation keywords at every "
+    "depth for GPT-4 models (`gpt4oUnsupportedSchemaKeywords` in its schema normalizer), so the model is not told "
+    "the constraint. Judged for the model named with `models` (or `--model`). " + _CONSUMER_WHY,
+    '{"type": "string", "pattern": "^[A-Z]{3}$"}  // consumers = ["vscode"], models = ["gpt-4.1"]',
+    '{"type": "string", "pattern": "^[A-Z]{3}$", "description": "three capital letters, e.g. ABC"}',
+)
+CONSUMER_DESCRIPTION_LENGTH = _rule(
+    "TC922",
+    "consumer-description-length",
+    W,
+    "A schema description longer than a selected host or model keeps.",
+    "Copilot cuts every schema node's `description` to 1024 characters for GPT-4 models (`gpt4oMaxStringLength`), "
+    "so what follows is never read. " + _CONSUMER_WHY,
+    '{"type": "string", "description": "... 1500 characters"}  // consumers = ["vscode"], models = ["gpt-4o"]',
+    '{"type": "string", "description": "... at most 1024 characters"}',
+)
+CONSUMER_TYPE_LIST = _rule(
+    "TC923",
+    "consumer-type-list",
+    E,
+    "A `type` list with \"null\" that a selected host and model reject or rewrite.",
+    "GitHub Copilot CLI with a Gemini model fails every request with `400 Bad Request` when one tool's array "
+    "`items` has `type: [\"object\", \"null\"]`; GPT and Claude models accept it (github/copilot-cli#4623). VS Code's "
+    "Copilot removes \"null\" from a list of two or more other types for Gemini models, so the field is no longer "
+    "nullable (a warning). " + _CONSUMER_WHY,
+    '{"type": "array", "items": {"type": ["object", "null"], "properties": {"a": {"type": "string"}}}}',
+    '{"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}}',
+)
+
 # --- TC9xx: request budgets (configured in toolcast.toml) -------------------------------------------------
 TOKEN_BUDGET = _rule(
     "TC930",

@@ -160,14 +160,14 @@ def _consumer_overrides(args: argparse.Namespace) -> ConsumerOverrides:
 
 def _bad_consumers(args: argparse.Namespace) -> bool:
     """An unknown --for or --model name: one line naming the known ones (exit 2)."""
-    from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
+    from toolcast.adapters.consumers import UnknownConsumer, check_model, consumer
 
     names, models, server = _consumer_overrides(args)
     try:
         for name in names:
             consumer(name)
         for model in models:
-            model_family(model)
+            check_model(model, names)
     except UnknownConsumer as exc:
         print(f"toolcast check: {exc}", file=sys.stderr)
         return True
@@ -193,10 +193,15 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
     """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
     with the command line's --target, --select and --ignore applied; and its problems."""
     from toolcast.adapters.checks import load_config
+    from toolcast.adapters.consumers import sent_targets
 
     targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
-    return _with_consumers(cfg, chosen).narrowed(targets, select, ignore), problems
+    cfg = _with_consumers(cfg, chosen)
+    # `--model MODEL` with a host (`--for` or configured) and no `--target`: checked for the provider the host
+    # sends that model's tools to
+    sent = sent_targets(cfg.consumers, cfg.models) if chosen[1] else ()
+    return cfg.narrowed(targets or sent, select, ignore), problems
 
 
 def _bad_codes(args: argparse.Namespace) -> bool:
@@ -280,10 +285,15 @@ def run_server(args: argparse.Namespace) -> int:
 
 def _judged_by(cfg: Any) -> str:
     """`` for VS Code (…), Claude Code (server name 'x')``: who the consumer rules were those of."""
-    from toolcast.adapters.consumers import consumer, model_family
+    from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
 
-    names = [consumer(n).display_name for n in cfg.consumers] + [f"{m} ({model_family(m).display_name})"
-                                                                  for m in cfg.models]
+    def shown(model: str) -> str:
+        try:
+            return f"{model} ({model_family(model).display_name})"
+        except UnknownConsumer:
+            return model  # a model the hosts' picker offers, judged with the hosts' rules for it
+
+    names = [consumer(n).display_name for n in cfg.consumers] + [shown(m) for m in cfg.models]
     if not names:
         return ""
     return f" for {', '.join(names)}" + (f" (server name {cfg.server_name!r})" if cfg.consumers else "")
