@@ -56,6 +56,8 @@ class McpSource:
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     cwd: str | None = None
     inherit_env: bool = True
+    #: Sent with every request to a streamable HTTP server (a host configuration's `headers`); never logged.
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     def describe(self) -> str:
         if self.url:
@@ -229,7 +231,12 @@ async def _connect(stack: AsyncExitStack, source: McpSource, errlog: IO[bytes]) 
         from mcp.client.streamable_http import streamable_http_client
 
         # The SDK's HTTP client (30 s to connect, 300 s per read) under the caller's one deadline.
-        read, write = await stack.enter_async_context(streamable_http_client(source.url))
+        client = None
+        if source.headers:
+            from mcp.shared._httpx_utils import create_mcp_http_client
+
+            client = await stack.enter_async_context(create_mcp_http_client(headers=dict(source.headers)))
+        read, write = await stack.enter_async_context(streamable_http_client(source.url, http_client=client))
         return read, write
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
