@@ -122,7 +122,8 @@ def test_gemini_cli_filters_transports_and_renames(tmp_path: Path) -> None:
         "mcpServers": {
             "local": {"command": "$TOOLCAST_TEST_PYTHON", "args": [SDK], "excludeTools": ["count_nodes"],
                       "trust": True, "cwd": str(tmp_path)},
-            "remote": {"httpUrl": f"http://127.0.0.1:{port}/mcp", "includeTools": ["ping", "get_weather"]},
+            "remote": {"httpUrl": f"http://127.0.0.1:{port}/mcp",
+                       "includeTools": ["ping", "get_weather", "count_nodes"]},
             "events": {"url": f"http://127.0.0.1:{port}/sse"},
             "left-out": {"command": "/no/such/server"},
         }}))
@@ -157,7 +158,8 @@ def test_claude_user_file_loads_the_project_entry(tmp_path: Path) -> None:
 def test_failing_server_is_named_and_the_others_checked(tmp_path: Path) -> None:
     """A server that exits at once is reported with its stderr, and the request is still checked."""
     config = _write(tmp_path / ".mcp.json", json.dumps({"mcpServers": {
-        "crashes": {"command": PY, "args": ["-c", "import sys; print('boom: no config', file=sys.stderr); sys.exit(3)"]},
+        "crashes": {"command": PY,
+                    "args": ["-c", "import sys; print('boom: no config', file=sys.stderr); sys.exit(3)"]},
         "works": {"command": PY, "args": [PAGED, "bad"]},
     }}))
     done = toolcast("check", "--timeout", TIMEOUT, "--mcp-config", str(config), cwd=tmp_path)
@@ -213,3 +215,40 @@ def test_usage_errors(tmp_path: Path, extra: tuple[str, ...]) -> None:
     config = _write(tmp_path / ".mcp.json", json.dumps({"mcpServers": {}}))
     done = toolcast("check", "--mcp-config", str(config), *extra, cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_registry_servers_in_one_vscode_file(tmp_path: Path) -> None:
+    """Servers no one here wrote (installed from the registries on first use): mcp-server-git,
+    mcp-server-fetch and server-everything in one VS Code file are one request of 26 tools; their findings
+    are those of each server alone, located under the names the file gives them; `--cost` estimates the
+    whole request."""
+    import shutil
+    import subprocess
+
+    from live_servers import npm_everything, pypi_servers
+
+    pybin, everything = pypi_servers(), npm_everything()
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    config = _write(tmp_path / ".vscode" / "mcp.json", json.dumps({"servers": {
+        "git": {"type": "stdio", "command": str(pybin / "mcp-server-git"),
+                "args": ["--repository", "${workspaceFolder}/repo"]},
+        "fetch": {"type": "stdio", "command": str(pybin / "mcp-server-fetch")},
+        "everything": {"type": "stdio", "command": shutil.which("node") or "node",
+                       "args": [str(everything / "dist" / "index.js"), "stdio"]},
+    }}))
+    done = toolcast("check", "--timeout", TIMEOUT, "--cost", "--mcp-config", str(config), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert {line.split(": TC")[0] for line in lines if ": TC" in line} == {
+        "mcp:fetch/fetch#/inputSchema/properties/url/format", "mcp:fetch/fetch#/inputSchema/properties/url/minLength",
+        "mcp:everything/get-structured-content#/outputSchema/additionalProperties",
+        "mcp:everything/gzip-file-as-resource#/inputSchema/properties/data/format"}
+    costs = [line for line in lines if "tokens per request" in line]
+    assert [c.split(" tool(s)")[0] for c in costs] == ["mcp:git: 12", "mcp:fetch: 1", "mcp:everything: 13",
+                                                       f"{config} (all servers, one request): 26"]
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"26 tool(s) of 3 server(s) in {config} checked for VS Code (Copilot agent mode) (read as VS Code "
+        ".vscode/mcp.json; its host): 0 error(s), 4 other finding(s)")
