@@ -171,8 +171,7 @@ def read_host_config(text: str, path: str, context: Context, layout: Layout | No
     merged: dict[str, tuple[str, Any]] = {}
     for base, servers in found:
         for name, spec in servers.items():
-            merged.pop(name, None)  # a later scope's entry replaces an earlier one, and takes its place
-            merged[name] = (jp.join(base, name), spec)
+            merged[name] = (jp.join(base, name), spec)  # a later scope's entry wins, in the first's place
     if len(merged) > MAX_SERVERS:
         raise HostConfigError(f"{len(merged)} servers: toolcast starts at most {MAX_SERVERS} at once")
     allowed, excluded = _gemini_selection(value) if layout.variables == "gemini" else (None, ())
