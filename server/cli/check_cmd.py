@@ -225,9 +225,10 @@ def run(args: argparse.Namespace) -> int:
     if _bad_consumers(args):
         return 2
     if getattr(args, "mcp_config", None) is not None:
-        from .host_config_check import run_config
+        from .host_config_check import CheckSteps, run_config
 
-        return run_config(args)
+        return run_config(args, CheckSteps(_configured, lambda a: _consumer_overrides(a)[0], _bad_codes, _locate,
+                                           _document_costs, _emit))
     if wants_server(args) or args.mcp_command:
         if args.paths:
             print("toolcast check: give tool files, a server (--mcp / --mcp-url) or tool executables (--exec / "

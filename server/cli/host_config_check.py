@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,6 +41,20 @@ def usage_problem(args: argparse.Namespace) -> str | None:
 
 
 @dataclass(frozen=True)
+class CheckSteps:
+    """The steps every ``toolcast check`` takes, whatever its source, handed over by ``check_cmd`` (which owns
+    them): the configuration of a folder, the ``--for`` names, the ``--select``/``--ignore`` check, placing
+    findings in a document, a document's token estimates, and printing the result (the exit status)."""
+
+    configured: Callable[[Path, argparse.Namespace], tuple[Any, list[Any]]]
+    consumer_names: Callable[[argparse.Namespace], tuple[str, ...]]
+    bad_codes: Callable[[argparse.Namespace], bool]
+    locate: Callable[[str, str, list[Any], str], list[Any]]
+    document_costs: Callable[[Any, str, Any, Any], Any]
+    emit: Callable[..., int]
+
+
+@dataclass(frozen=True)
 class _Checked:
     """One server's tools as the host keeps them, the document checked and its report."""
 
@@ -51,23 +66,21 @@ class _Checked:
     config: Any
 
 
-def run_config(args: argparse.Namespace) -> int:
+def run_config(args: argparse.Namespace, steps: CheckSteps) -> int:
     from toolcast.adapters.checks import Analyzer, Located, config_findings, names_across_servers
     from toolcast.adapters.host_config import HostConfigError, layout_named, layout_of, read_host_config
-
-    from .check_cmd import _bad_codes, _configured, _consumer_overrides, _emit
 
     problem = usage_problem(args)
     if problem:
         print(f"{_NAME}: {problem}", file=sys.stderr)
         return 2
-    if _bad_codes(args):
+    if steps.bad_codes(args):
         return 2
     path = Path(args.mcp_config)
     text = _read(path)
     if text is None:
         return 2
-    names = _consumer_overrides(args)[0]
+    names = steps.consumer_names(args)
     layout = layout_of(str(path)) or next((lay for n in names if (lay := layout_named(n)) is not None), None)
     context = _context(path)
     try:
@@ -78,7 +91,7 @@ def run_config(args: argparse.Namespace) -> int:
     from_file = not names
     if from_file:
         args.consumers = [host.layout.host]
-    cfg, problems = _configured(Path(context.folder), args)
+    cfg, problems = steps.configured(Path(context.folder), args)
     for name, why in host.skipped:
         print(f"{_NAME}: server {name!r} is not loaded by the host ({why}); not checked", file=sys.stderr)
     fetched = _fetch_all(host.servers, args.timeout)
@@ -98,20 +111,18 @@ def run_config(args: argparse.Namespace) -> int:
     moved = _request_findings(analyzer, checked, request_report)
     for i, server in enumerate(checked):
         findings = [f for f in server.report.findings if f.code not in _request_codes()]
-        located.extend(_placed(server, [*findings, *across[i], *moved[i]], args.format))
+        located.extend(_placed(steps, server, [*findings, *across[i], *moved[i]], args.format))
     costs = None
     if args.cost:
-        from .check_cmd import _document_costs
-
-        costs = [(c.shown, _document_costs(analyzer, c.text, c.report, c.config)) for c in checked]
+        costs = [(c.shown, steps.document_costs(analyzer, c.text, c.report, c.config)) for c in checked]
         costs.append((f"{path} (all servers, one request)",
-                      _document_costs(analyzer, request_text, request_report, cfg)))
+                      steps.document_costs(analyzer, request_text, request_report, cfg)))
     total = sum(len(c.tools) for c in checked)
     chosen = f"read as {host.layout.kind}; " + ("its host" if from_file else "hosts chosen with --for")
     summary = f"{total} tool(s) of {len(checked)} server(s) in {path} checked for {_hosts(cfg)} ({chosen})"
     if failed:
         summary += f"; {failed} server(s) not checked"
-    return _emit(located, args, summary, 2 if failed else 0, costs=costs)
+    return steps.emit(located, args, summary, 2 if failed else 0, costs=costs)
 
 
 def _read(path: Path) -> str | None:
@@ -211,12 +222,11 @@ def _request_findings(analyzer: Any, checked: list[_Checked], report: Any) -> li
     return out
 
 
-def _placed(server: _Checked, findings: list[Any], fmt: str) -> list[Any]:
-    from .check_cmd import _locate
+def _placed(steps: CheckSteps, server: _Checked, findings: list[Any], fmt: str) -> list[Any]:
     from .mcp_common import tool_location
 
     out = []
-    for item in _locate(server.shown, server.text, findings, fmt):
+    for item in steps.locate(server.shown, server.text, findings, fmt):
         where, _inner = tool_location(server.shown[len("mcp:"):], item.finding.pointer, server.tools)
         out.append(replace(item, where=where, line_text=""))
     return out
