@@ -106,6 +106,9 @@ class ServerEntry:
     include_tools: tuple[str, ...] | None = None
     exclude_tools: tuple[str, ...] = ()
     problem: str | None = None
+    #: The command and arguments (or URL) as the file writes them, placeholders unfilled: what messages show,
+    #: since a filled value may be a secret.
+    written: str = ""
 
     def keeps(self, tool: str) -> bool:
         """Whether the host keeps a tool of this name (Gemini CLI: ``excludeTools`` wins over
@@ -254,7 +257,7 @@ def _server(name: str, ptr: str, spec: dict[str, Any], layout: Layout,
         shown = expand(url)
         if not shown.startswith(("http://", "https://")):
             return ServerEntry(name, ptr, problem=f"`{url_key}` is not an http:// or https:// URL")
-        return ServerEntry(name, ptr, url=shown, **common)
+        return ServerEntry(name, ptr, url=shown, written=url, **common)
     if kind not in (None, "stdio"):
         return ServerEntry(name, ptr, problem=f"`type` {kind!r} needs a `url`")
     if not isinstance(command, str) or not command.strip():
@@ -266,7 +269,7 @@ def _server(name: str, ptr: str, spec: dict[str, Any], layout: Layout,
     if cwd is not None and not isinstance(cwd, str):
         return ServerEntry(name, ptr, problem="`cwd` must be a string")
     return ServerEntry(name, ptr, (expand(command), *(expand(str(a)) for a in raw_args)),
-                       cwd=expand(cwd) if cwd else None, **common)
+                       cwd=expand(cwd) if cwd else None, written=" ".join([command, *map(str, raw_args)]), **common)
 
 
 def _is_sse(layout: Layout, kind: str | None, url_key: str) -> bool:

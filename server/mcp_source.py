@@ -58,11 +58,14 @@ class McpSource:
     inherit_env: bool = True
     #: Sent with every request to a streamable HTTP server (a host configuration's `headers`); never logged.
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    #: How messages name the server instead of its command or URL (a configuration's entry as written, before
+    #: its placeholders were filled with values that may be secrets).
+    shown: str | None = None
 
     def describe(self) -> str:
-        if self.url:
+        if self.url and self.shown is None:
             return self.url
-        shown = " ".join(self.command)
+        shown = self.shown if self.shown is not None else " ".join(self.command)
         return shown if len(shown) <= 80 else shown[:77] + "..."
 
 

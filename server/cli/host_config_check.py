@@ -164,8 +164,8 @@ def _fetch_one(entry: Any, timeout: float | None) -> Any:
 
     if entry.problem:
         return f"cannot be started: {entry.problem}"
-    source = (McpSource(url=entry.url, headers=entry.headers) if entry.url
-              else McpSource(command=entry.command, env=entry.env, cwd=entry.cwd))
+    source = (McpSource(url=entry.url, headers=entry.headers, shown=entry.written) if entry.url
+              else McpSource(command=entry.command, env=entry.env, cwd=entry.cwd, shown=entry.written))
     try:
         return fetch_tools(source, timeout or DEFAULT_TIMEOUT)
     except McpSourceError as exc:

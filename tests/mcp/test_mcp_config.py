@@ -252,3 +252,19 @@ def test_registry_servers_in_one_vscode_file(tmp_path: Path) -> None:
     assert done.stderr.strip().splitlines()[-1] == (
         f"26 tool(s) of 3 server(s) in {config} checked for VS Code (Copilot agent mode) (read as VS Code "
         ".vscode/mcp.json; its host): 0 error(s), 4 other finding(s)")
+
+
+def test_failure_messages_show_the_entry_as_written(tmp_path: Path) -> None:
+    """A filled placeholder may be a secret: a server that fails is shown as the file writes it, and the value
+    of the variable appears nowhere in the output."""
+    secret = "sk-do-not-print-0123456789"
+    config = _write(tmp_path / ".mcp.json", json.dumps({"mcpServers": {
+        "keyed": {"command": "sh", "args": ["-c", "exit 4", "--key", "${TOOLCAST_TEST_SECRET}"]},
+        "remote": {"type": "http", "url": "http://127.0.0.1:1/mcp?key=${TOOLCAST_TEST_SECRET}"},
+    }}))
+    done = toolcast("check", "--timeout", "60", "--mcp-config", str(config), cwd=tmp_path,
+                    env={**os.environ, "TOOLCAST_TEST_SECRET": secret})
+    assert done.returncode == 2, done.stderr
+    assert secret not in done.stdout + done.stderr
+    assert "MCP server `sh -c exit 4 --key ${TOOLCAST_TEST_SECRET}`" in done.stderr
+    assert "`http://127.0.0.1:1/mcp?key=${TOOLCAST_TEST_SECRET}`" in done.stderr
