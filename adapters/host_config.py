@@ -28,6 +28,7 @@ The formats, by file (the file's name selects the host; ``layout_named`` picks o
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -224,13 +225,13 @@ def _entry(name: str, ptr: str, spec: Any, layout: Layout, context: Context) -> 
     if not isinstance(spec, dict):
         return ServerEntry(name, ptr, problem="not a server entry (expected an object)")
     try:
-        return _server(name, ptr, spec, layout, _expander(layout.variables, context))
+        return _server(name, ptr, spec, layout, context)
     except _Unresolved as exc:
         return ServerEntry(name, ptr, problem=str(exc))
 
 
-def _server(name: str, ptr: str, spec: dict[str, Any], layout: Layout,
-            expand: Callable[[str], str]) -> ServerEntry:
+def _server(name: str, ptr: str, spec: dict[str, Any], layout: Layout, context: Context) -> ServerEntry:
+    expand = _expander(layout.variables, context)
     kind = spec.get("type")
     if kind is not None and not isinstance(kind, str):
         return ServerEntry(name, ptr, problem="`type` must be a string")
@@ -268,8 +269,11 @@ def _server(name: str, ptr: str, spec: dict[str, Any], layout: Layout,
     cwd = spec.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
         return ServerEntry(name, ptr, problem="`cwd` must be a string")
+    # Hosts start a server in the project folder; a relative `cwd` (Gemini CLI's `./server-directory`) is
+    # taken from there too.
+    where = os.path.join(context.folder, expand(cwd)) if cwd else context.folder
     return ServerEntry(name, ptr, (expand(command), *(expand(str(a)) for a in raw_args)),
-                       cwd=expand(cwd) if cwd else None, written=" ".join([command, *map(str, raw_args)]), **common)
+                       cwd=where, written=" ".join([command, *map(str, raw_args)]), **common)
 
 
 def _is_sse(layout: Layout, kind: str | None, url_key: str) -> bool:

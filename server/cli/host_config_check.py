@@ -68,7 +68,7 @@ class _Checked:
 
 def run_config(args: argparse.Namespace, steps: CheckSteps) -> int:
     from toolcast.adapters.checks import Analyzer, Located, config_findings, names_across_servers
-    from toolcast.adapters.host_config import HostConfigError, layout_named, layout_of, read_host_config
+    from toolcast.adapters.host_config import LAYOUTS, HostConfigError, layout_named, layout_of, read_host_config
 
     problem = usage_problem(args)
     if problem:
@@ -82,7 +82,8 @@ def run_config(args: argparse.Namespace, steps: CheckSteps) -> int:
         return 2
     names = steps.consumer_names(args)
     layout = layout_of(str(path)) or next((lay for n in names if (lay := layout_named(n)) is not None), None)
-    context = _context(path)
+    # ~/.claude.json's servers start in the project toolcast runs in; the others' in the file's project folder.
+    context = _context(path, Path.cwd() if layout is LAYOUTS["claude-user"] else None)
     try:
         host = read_host_config(text, str(path), context, layout, project=str(Path.cwd().resolve()))
     except HostConfigError as exc:
@@ -143,11 +144,11 @@ def _read(path: Path) -> str | None:
     return None
 
 
-def _context(path: Path) -> Any:
+def _context(path: Path, project: Path | None) -> Any:
     from toolcast.adapters.host_config import Context, workspace_folder
 
-    return Context(env=dict(os.environ), home=str(Path.home()), folder=workspace_folder(str(path.resolve())),
-                   separator=os.sep)
+    folder = str(project.resolve()) if project is not None else workspace_folder(str(path.resolve()))
+    return Context(env=dict(os.environ), home=str(Path.home()), folder=folder, separator=os.sep)
 
 
 def _fetch_all(entries: Any, timeout: float | None) -> list[Any]:

@@ -71,6 +71,7 @@ def test_claude_code_variables_and_types() -> None:
         "e": {"type": "http"},
     }})
     assert servers["a"].command == ("/opt/bin/srv", "fallback", "$TOKEN")  # a bare $NAME is not expanded
+    assert servers["a"].cwd == "/work/proj"  # started in the project folder
     assert servers["b"].problem == "`${MISSING}` is not set in this environment (and has no `:-default`)"
     assert servers["c"].url == "http://127.0.0.1:9/mcp"
     assert servers["d"].problem is not None and "SSE" in servers["d"].problem
@@ -92,7 +93,8 @@ def test_gemini_cli_settings() -> None:
     config = read_host_config(json.dumps({
         "theme": "x", "mcp": {"allowed": ["a", "b", "c", "d"], "excluded": ["d"]},
         "mcpServers": {
-            "a": {"command": "$BIN/srv", "args": ["${TOKEN}"], "includeTools": ["x", "y"], "excludeTools": ["y"]},
+            "a": {"command": "$BIN/srv", "args": ["${TOKEN}"], "includeTools": ["x", "y"], "excludeTools": ["y"],
+                  "cwd": "./servers/$TOKEN"},
             "b": {"httpUrl": "http://127.0.0.1:9/mcp"},
             "c": {"url": "http://127.0.0.1:9/sse"},
             "d": {"command": "srv"},
@@ -104,7 +106,7 @@ def test_gemini_cli_settings() -> None:
     assert config.skipped == (("d", "listed in `mcp.excluded`"), ("e", "not listed in `mcp.allowed`"),
                               ("f", "not listed in `mcp.allowed`"))
     a = servers["a"]
-    assert a.command == ("/opt/bin/srv", "t0k")
+    assert a.command == ("/opt/bin/srv", "t0k") and a.cwd == "/work/proj/./servers/t0k"
     assert [t for t in ("x", "y", "z") if a.keeps(t)] == ["x"]  # excludeTools wins over includeTools
     assert servers["b"].url == "http://127.0.0.1:9/mcp" and servers["b"].problem is None
     assert servers["c"].problem is not None and "SSE" in servers["c"].problem

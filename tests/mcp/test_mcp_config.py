@@ -70,14 +70,17 @@ def test_vscode_two_servers_one_name_and_a_prompted_input(tmp_path: Path) -> Non
 
 def test_claude_code_prefix_with_the_entry_name_and_unset_variable(tmp_path: Path) -> None:
     """Claude Code's `mcp__<server>__<tool>` is measured with the entry's name (not the name the server
-    reports); `${VAR:-default}` takes the default; an unset `${VAR}` makes its server not startable."""
+    reports); `${VAR:-default}` takes the default; an unset `${VAR}` makes its server not startable. A server
+    starts in the project folder (a relative path in its arguments is read from there), wherever toolcast runs."""
     long_name = "a-server-name-long-enough-for-claude-code-prefixes"  # 50 characters
+    (tmp_path / "srv.py").symlink_to(SDK)
+    (tmp_path / "elsewhere").mkdir()
     config = _write(tmp_path / ".mcp.json", json.dumps({"mcpServers": {
-        long_name: {"command": PY, "args": ["${SDK_PATH:-" + SDK + "}"]},
+        long_name: {"command": PY, "args": ["${SDK_PATH:-srv.py}"]},
         "needs-key": {"command": PY, "args": [SDK], "env": {"KEY": "${TOOLCAST_TEST_UNSET_KEY}"}},
     }}))
     env = {k: v for k, v in os.environ.items() if k not in ("SDK_PATH", "TOOLCAST_TEST_UNSET_KEY")}
-    done = _check(config, "--select", "TC903", cwd=tmp_path, env=env)
+    done = _check(config, "--select", "TC903", cwd=tmp_path / "elsewhere", env=env)
     assert done.returncode == 2, done.stderr
     assert ("server 'needs-key': cannot be started: `${TOOLCAST_TEST_UNSET_KEY}` is not set in this environment"
             in done.stderr)
