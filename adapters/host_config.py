@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from types import MappingProxyType
 from typing import Any
 
 from . import pointer as jp
@@ -55,17 +56,18 @@ class Layout:
     variables: str  # "vscode" | "cursor" | "claude" | "gemini" | "none"
 
 
-LAYOUTS: Mapping[str, Layout] = {
+LAYOUTS: Mapping[str, Layout] = MappingProxyType({
     "vscode": Layout("VS Code .vscode/mcp.json", "vscode", "servers", "vscode"),
     "claude-code": Layout("Claude Code .mcp.json", "claude-code", "mcpServers", "claude"),
     "claude-user": Layout("Claude Code ~/.claude.json", "claude-code", "mcpServers", "claude"),
     "cursor": Layout("Cursor .cursor/mcp.json", "cursor", "mcpServers", "cursor"),
     "gemini-cli": Layout("Gemini CLI .gemini/settings.json", "gemini-cli", "mcpServers", "gemini"),
     "claude-desktop": Layout("Claude Desktop claude_desktop_config.json", "claude-desktop", "mcpServers", "none"),
-}
+})
 #: The host named with ``--for`` reads a file of another name as its own format.
-_BY_HOST = {"vscode": "vscode", "claude-code": "claude-code", "cursor": "cursor", "gemini-cli": "gemini-cli",
-            "claude-desktop": "claude-desktop"}
+_BY_HOST: Mapping[str, str] = MappingProxyType({
+    "vscode": "vscode", "claude-code": "claude-code", "cursor": "cursor", "gemini-cli": "gemini-cli",
+    "claude-desktop": "claude-desktop"})
 
 
 def layout_of(path: str) -> Layout | None:
