@@ -232,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "mcp_config", None) is not None:
         from .host_config_check import CheckSteps, run_config
 
-        return run_config(args, CheckSteps(_configured, lambda a: _consumer_overrides(a)[0], _bad_codes, _locate,
+        return run_config(args, CheckSteps(_configured, lambda a: _consumer_overrides(a)[0], _bad_codes,
                                            _document_costs, _emit))
     if wants_server(args) or args.mcp_command:
         if args.paths:

@@ -43,13 +43,12 @@ def usage_problem(args: argparse.Namespace) -> str | None:
 @dataclass(frozen=True)
 class CheckSteps:
     """The steps every ``toolcast check`` takes, whatever its source, handed over by ``check_cmd`` (which owns
-    them): the configuration of a folder, the ``--for`` names, the ``--select``/``--ignore`` check, placing
-    findings in a document, a document's token estimates, and printing the result (the exit status)."""
+    them): the configuration of a folder, the ``--for`` names, the ``--select``/``--ignore`` check, a
+    document's token estimates, and printing the result (the exit status)."""
 
     configured: Callable[[Path, argparse.Namespace], tuple[Any, list[Any]]]
     consumer_names: Callable[[argparse.Namespace], tuple[str, ...]]
     bad_codes: Callable[[argparse.Namespace], bool]
-    locate: Callable[[str, str, list[Any], str], list[Any]]
     document_costs: Callable[[Any, str, Any, Any], Any]
     emit: Callable[..., int]
 
@@ -67,7 +66,7 @@ class _Checked:
 
 
 def run_config(args: argparse.Namespace, steps: CheckSteps) -> int:
-    from toolcast.adapters.checks import Analyzer, Located, config_findings, names_across_servers
+    from toolcast.adapters.checks import Analyzer, Located, located_config, names_across_servers
     from toolcast.adapters.host_config import LAYOUTS, HostConfigError, layout_named, layout_of, read_host_config
 
     problem = usage_problem(args)
@@ -105,14 +104,13 @@ def run_config(args: argparse.Namespace, steps: CheckSteps) -> int:
             failed += 1
             continue
         checked.append(_check_server(analyzer, entry, outcome, cfg))
-    located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
-                                                                              strict=True)]
+    located: list[Located] = located_config(problems)
     across = names_across_servers([(c.name, c.report) for c in checked], cfg)
     request_text, request_report = _request(analyzer, checked, cfg)
     moved = _request_findings(analyzer, checked, request_report)
     for i, server in enumerate(checked):
         findings = [f for f in server.report.findings if f.code not in _request_codes()]
-        located.extend(_placed(steps, server, [*findings, *across[i], *moved[i]], args.format))
+        located.extend(_placed(server, [*findings, *across[i], *moved[i]], args.format))
     costs = None
     if args.cost:
         costs = [(c.shown, steps.document_costs(analyzer, c.text, c.report, c.config)) for c in checked]
@@ -223,11 +221,13 @@ def _request_findings(analyzer: Any, checked: list[_Checked], report: Any) -> li
     return out
 
 
-def _placed(steps: CheckSteps, server: _Checked, findings: list[Any], fmt: str) -> list[Any]:
+def _placed(server: _Checked, findings: list[Any], fmt: str) -> list[Any]:
+    from toolcast.adapters.checks import located_in
+
     from .mcp_common import tool_location
 
     out = []
-    for item in steps.locate(server.shown, server.text, findings, fmt):
+    for item in located_in(server.shown, server.text, findings, line_text=fmt == "human"):
         where, _inner = tool_location(server.shown[len("mcp:"):], item.finding.pointer, server.tools)
         out.append(replace(item, where=where, line_text=""))
     return out
