@@ -134,8 +134,16 @@ def _validate(target: str, data: Any) -> ProviderProfile:
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
     return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),
                            data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
-                           MappingProxyType({k: json.dumps(v, sort_keys=True, separators=(",", ":"))
-                                             for k, v in modes.items()}))
+                           MappingProxyType({k: _mode_id(k, v, data.get("limits")) for k, v in modes.items()}))
+
+
+def _mode_id(key: str, settings: Any, limits: Any) -> str:
+    """One mode's id: its settings, and the provider's pattern rules for it (``limits.pattern_dialects``), which
+    ``convert.mode.profile_mode`` adds to the mode; equal ids lower a schema alike, so one walk serves both."""
+    rules = limits.get("pattern_dialects") if isinstance(limits, dict) else None
+    mine = [[r.get("id"), r.get("engine")] for r in rules or ()
+            if isinstance(r, dict) and r.get("confidence") != "unclear" and key in r.get("modes", [key])]
+    return json.dumps([settings, mine] if mine else settings, sort_keys=True, separators=(",", ":"))
 
 
 @cache

@@ -118,17 +118,14 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
                            f"{limit:,}: cut to {limit:,}"))
         description = description[:limit]
 
-    # The provider's pattern rules are part of the mode: two targets with equal settings but other engines
-    # must not share a walk.
-    mode_id = prof.mode_ids[mode_key] + (f"/patterns={mode.pattern_rules}" if mode.pattern_rules else "")
-    lowered = lowering(tool.parameters, "/parameters", target, mode, mode_id)
+    lowered = lowering(tool.parameters, "/parameters", target, mode, prof.mode_ids[mode_key])
     params = lowered.schema
     losses.extend(lowered.losses)
     roundtrip.update(lowered.record)
     returns = None
     if tool.returns is not None and target in _RETURNS_KEY:
         lowered = lowering(tool.returns, "/returns", target, profile_mode(target, mode_key, for_returns=True),
-                           mode_id + "/returns")
+                           prof.mode_ids[mode_key] + "/returns")
         returns = lowered.schema
         losses.extend(lowered.losses)
     ctx = _Ctx(tool, target, mode_key == "strict", options, losses)
