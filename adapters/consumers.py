@@ -45,7 +45,7 @@ _COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
 })
 #: The engines ``schema/dialects.py`` compiles a pattern with (named here, below it, so a profile is checked
 #: without importing an engine).
-PATTERN_ENGINES = ("python-re", "python-re-no-lookaround", "ecmascript", "ecmascript-u", "ecmascript-v", "re2",
+PATTERN_ENGINES = ("python-re", "python-re-no-lookaround", "ecmascript", "ecmascript-u", "re2", "rust-regex",
                    "anchored")
 _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"draft": ("draft-07",), "mode": ("gemini-cli", "all"),
                                                             "engine": PATTERN_ENGINES})
