@@ -219,21 +219,22 @@ def _emit_text(args: argparse.Namespace, loaded: list[LoadedTool], converted: _C
 def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOptions, live: Any) -> bool:
     """``--model`` and ``--for``: the model's and the consumer's rules (TC9xx, and TC511 for their regular-expression
     engines) for the target, each on stderr; False (nothing written) when one says they reject the tools."""
-    from toolcast.adapters.checks import Analyzer, CheckConfig, Severity
-    from toolcast.adapters.rules.codes import PATTERN_DIALECT
+    from toolcast.adapters.checks import RULES, Analyzer, CheckConfig, Severity
+
+    pattern_dialect = next(code for code, rule in RULES.items() if rule.name == "pattern-dialect")
 
     models = (args.model,) if args.model is not None else ()
     consumers = (args.consumer,) if args.consumer is not None else ()
     # The consumers' findings only: the other checks are `check`'s (a provider's own TC511 is a loss above).
     config = CheckConfig(targets=(args.to,), models=models, consumers=consumers, target_options={args.to: options},
-                         select=("TC9", PATTERN_DIALECT))
+                         select=("TC9", pattern_dialect))
     report = Analyzer().check_document(text, config=config)
     index = LineIndex(text)
     errors = 0
     for f in report.findings:
         if args.tool is not None and f.tool_name not in (None, args.tool):
             continue
-        if f.code == PATTERN_DIALECT and "consumer" not in f.data:
+        if f.code == pattern_dialect and "consumer" not in f.data:
             continue
         if live is not None:
             from .mcp_common import live_location

@@ -9,7 +9,6 @@ from importlib.util import find_spec
 from typing import Any
 
 import pytest
-
 from toolcast.adapters.checks import CheckConfig, Severity, check_document
 from toolcast.adapters.consumers import (
     PATTERN_ENGINES,
