@@ -27,7 +27,8 @@ SETS = [*sorted((ROOT / "tests" / "corpus").glob("*.json")), ROOT / "tests" / "v
 REPORTS = {
     "BerriAI/litellm#40485": r'^(?!__.*__$)[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}"\\./[\]]{1,200}$',
     "Dokploy/mcp#43": r"^[a-zA-Z0-9@#%^&*()_+\-=[\]{}|;:,.<>?~`]*$",
-    "Dokploy/mcp#45": r"^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$",
+    "Dokploy/mcp#45": r"^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@"
+                      r"([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$",
     "nicobailon/pi-interactive-shell#69": "^(?=.*\\S)[^\\u0000-\\u001F\\u007F]+$",
     "anomalyco/opencode#32073": r"^(?!undefined$|null$)",
     "fitchmultz/pi-oracle#5": r".*\S.*",

@@ -20,8 +20,8 @@ module only compiles:
   ``$``.
 
 ``regress`` and ``paula`` are the optional extra ``toolcast[dialects]`` (``google-re2``, whose wheels miss some
-platforms, is installed by hand): without one, its engines answer `Unavailable`, never a guess. A pattern longer than ``patterns.MAX_PATTERN`` is not compiled (compiling is not
-under a time limit): `Unavailable` too."""
+platforms, is installed by hand): without one, its engines answer `Unavailable`, never a guess. A pattern longer
+than ``patterns.MAX_PATTERN`` is not compiled (compiling is not under a time limit): `Unavailable` too."""
 
 from __future__ import annotations
 
