@@ -149,7 +149,6 @@ _ENGINES: Mapping[str, tuple[Callable[[str], str | None], str, str | None]] = Ma
     "rust-regex": (_rust_regex, "Rust's regex crate", "paula"),
     "anchored": (_anchored, "llama.cpp's anchor test", None),
 })
-ENGINES: tuple[str, ...] = tuple(_ENGINES)
 
 
 def engine_label(engine: str) -> str:

@@ -20,7 +20,7 @@ from toolcast.adapters.consumers import (
 from toolcast.adapters.convert import convert
 from toolcast.adapters.loading import load_tools
 from toolcast.adapters.rules.codes import PATTERN_DIALECT
-from toolcast.adapters.schema.dialects import ENGINES, Refused, Unavailable, compiled, first_refusal
+from toolcast.adapters.schema.dialects import Refused, Unavailable, compiled, first_refusal
 from toolcast.adapters.targets import TargetOptions
 
 #: Claude Code's `Artifact` tool: OpenAI answers `'…' is not a 'regex'` (BerriAI/litellm#40485,
@@ -46,7 +46,9 @@ def _refused(pattern: str, engine: str) -> str:
 
 
 def test_the_profiles_name_exactly_the_engines_toolcast_compiles_with() -> None:
-    assert PATTERN_ENGINES == ENGINES
+    import toolcast.adapters.schema.dialects as dialects
+
+    assert tuple(dialects._ENGINES) == PATTERN_ENGINES
 
 
 def test_python_re_refuses_the_artifact_pattern_as_openai_does() -> None:
