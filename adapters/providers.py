@@ -137,12 +137,19 @@ def _validate(target: str, data: Any) -> ProviderProfile:
                            MappingProxyType({k: _mode_id(k, v, data.get("limits")) for k, v in modes.items()}))
 
 
+def mode_pattern_rules(limits: Any, key: str) -> tuple[tuple[str, str], ...]:
+    """The provider's pattern rules that hold in mode ``key`` (``limits.pattern_dialects``: those documented or
+    observed, naming the mode or none), as (rule id, engine): what ``convert.mode.profile_mode`` adds to the mode.
+    Read as written; ``consumers.provider_pattern_rules`` validates them."""
+    rules = limits.get("pattern_dialects") if isinstance(limits, Mapping) else None
+    return tuple((str(r.get("id")), str(r.get("engine"))) for r in rules or ()
+                 if isinstance(r, Mapping) and r.get("confidence") != "unclear" and key in r.get("modes", [key]))
+
+
 def _mode_id(key: str, settings: Any, limits: Any) -> str:
-    """One mode's id: its settings, and the provider's pattern rules for it (``limits.pattern_dialects``), which
-    ``convert.mode.profile_mode`` adds to the mode; equal ids lower a schema alike, so one walk serves both."""
-    rules = limits.get("pattern_dialects") if isinstance(limits, dict) else None
-    mine = [[r.get("id"), r.get("engine")] for r in rules or ()
-            if isinstance(r, dict) and r.get("confidence") != "unclear" and key in r.get("modes", [key])]
+    """One mode's id: its settings, and the provider's pattern rules for it; equal ids lower a schema alike, so
+    one walk serves both."""
+    mine = [list(r) for r in mode_pattern_rules(limits, key)]
     return json.dumps([settings, mine] if mine else settings, sort_keys=True, separators=(",", ":"))
 
 
@@ -227,5 +234,8 @@ def capability_matrix() -> dict[str, dict[str, dict[str, str]]]:
             formats = mode.get("formats")
             row["formats"] = "all" if formats is None else ", ".join(
                 sorted(formats) if isinstance(formats, list) else sorted(f for v in formats.values() for f in v))
+            engines = [engine for _, engine in mode_pattern_rules(profile.get("limits"), name)]
+            if engines and "pattern" not in row:
+                row["pattern"] = f"compiled with {', '.join(engines)}; folded where refused"
             out.setdefault(target, {})[name] = row
     return out

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..consumers import provider_pattern_rules
 from ..modes import Mode
-from ..providers import profile
+from ..providers import mode_pattern_rules, profile
 
 
 @cache
@@ -18,8 +18,8 @@ def profile_mode(target: str, key: str, for_returns: bool = False) -> Mode:
     (never closed, nothing made required: the model does not write it)."""
     mode = Mode.of(profile(target).modes[key])
     # Only rules the profile documents or has observed change what is sent: an unclear one is never acted on.
-    rules = tuple((r.id, str(r.settings["engine"])) for r in provider_pattern_rules(target)
-                  if r.confidence != "unclear" and key in r.settings.get("modes", (key,)))
+    provider_pattern_rules(target)  # validated: a rule without a source, an engine or a confidence is an error
+    rules = mode_pattern_rules(profile(target).limits, key)
     if rules:
         mode = replace(mode, pattern_rules=rules)
     return replace(mode, all_required=False, closed_objects=False) if for_returns else mode
