@@ -55,6 +55,10 @@ class Unavailable:
 Verdict = Refused | Unavailable | None
 
 
+class _TooDeep(Exception):
+    """``re``'s parser ran out of stack: where that happens depends on the caller's own depth, so it is no verdict."""
+
+
 def _python_re(pattern: str) -> str | None:
     try:
         with warnings.catch_warnings():
@@ -62,7 +66,9 @@ def _python_re(pattern: str) -> str | None:
             re.compile(pattern)
     except re.error as exc:
         return str(exc)
-    except (RecursionError, OverflowError, MemoryError) as exc:
+    except RecursionError:
+        raise _TooDeep from None
+    except (OverflowError, MemoryError) as exc:
         return f"{type(exc).__name__}: {exc}"
     return None
 
@@ -171,7 +177,10 @@ def compiled(pattern: str, engine: str) -> Verdict:
         return Unavailable(f"the pattern is longer than {MAX_PATTERN:,} characters and is not compiled")
     if module is not None and not _installed(module):
         return Unavailable(f"{label} is not installed (pip install '{EXTRA}')")
-    error = compile_(pattern)
+    try:
+        error = compile_(pattern)
+    except (_TooDeep, RecursionError):
+        return Unavailable(f"the pattern is nested too deeply for {label} to compile here")
     return None if error is None else Refused(error)
 
 

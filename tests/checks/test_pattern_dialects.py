@@ -102,6 +102,22 @@ def test_a_missing_engine_or_a_huge_pattern_is_not_tried_never_guessed(monkeypat
     assert isinstance(compiled("a" * 20_000, "python-re"), Unavailable)
 
 
+@pytest.mark.parametrize("engine", PATTERN_ENGINES)
+def test_hostile_patterns_get_an_answer_from_every_engine_at_once(engine: str) -> None:
+    """Deep nesting, huge repetitions and long classes: refused, compiled or not tried, never a crash or a wait;
+    ``re`` running out of stack is no verdict (where it happens depends on the caller's depth)."""
+    import time
+
+    for pattern in ("(" * 4000 + "a" + ")" * 4000, "a{99999999}", "(a{1000}){1000}", "[" + "a-z" * 3000 + "]"):
+        start = time.process_time()
+        verdict = compiled(pattern, engine)
+        assert verdict is None or isinstance(verdict, (Refused, Unavailable))
+        assert time.process_time() - start < 5  # a limit that turns a hang into a failure, not a speed target
+    deep = compiled("(" * 4000 + "a" + ")" * 4000, engine)
+    if engine.startswith("python-re"):
+        assert isinstance(deep, Unavailable) and "nested too deeply" in deep.why
+
+
 def test_every_pattern_rule_needs_a_known_engine_a_source_and_a_confidence() -> None:
     good = {"id": "p", "rule": "pattern_dialect", "engine": "python-re", "effect": "rejected", "message": "m",
             "source": ["BerriAI/litellm#40485"], "confidence": "observed"}
