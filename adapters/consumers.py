@@ -257,7 +257,7 @@ class ProviderToolLimit:
 def provider_tool_limit(target: str) -> ProviderToolLimit | None:
     from .providers import profile
 
-    data = profile(target).limits.get("max_tools")
+    data = profile(target).limits.max_tools
     if data is None:
         return None
     return ProviderToolLimit(target, parse_rule({"id": "max-tools", "rule": "max_tools", **dict(data)},
@@ -269,7 +269,7 @@ def provider_pattern_rules(target: str) -> tuple[ConsumerRule, ...]:
     compiles every ``pattern`` with, in which modes, with sources and confidence."""
     from .providers import profile
 
-    items = profile(target).limits.get("pattern_dialects") or ()
+    items = profile(target).limits.pattern_dialects
     where = f"schemas/providers/{target}.json limits.pattern_dialects"
     rules = tuple(parse_rule({"rule": "pattern_dialect", **dict(item)}, f"{where} {i}") for i, item in enumerate(items))
     _need(len({r.id for r in rules}) == len(rules), where, "rule ids must be unique")

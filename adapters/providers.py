@@ -16,6 +16,7 @@ from typing import Any
 from .errors import ConversionError, ToolcastError
 from .listing import listed
 from .modes import settings_problem
+from .provider_limits import LimitsError, ProviderLimits, read_limits
 from .targets import TARGETS, TargetOptions
 
 
@@ -80,7 +81,7 @@ class ProviderProfile:
     target: str
     display_name: str
     names: NameRule
-    limits: Mapping[str, Any]
+    limits: ProviderLimits
     default_mode: str
     modes: Mapping[str, Mapping[str, Any]]
     #: Each mode's settings as canonical JSON: equal for equal modes of any target, so a walk of one can
@@ -132,16 +133,19 @@ def _validate(target: str, data: Any) -> ProviderProfile:
         need(problem is None, f"mode {key}: {problem}")
     limit = desc.get("max_length")
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
-    return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),
+    try:
+        limits = read_limits(data.get("limits"))
+    except LimitsError as exc:
+        raise ProfileError(f"schemas/providers/{target}.json: {exc}") from None
+    return ProviderProfile(target, data["display_name"], rule, limits,
                            data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
                            MappingProxyType({k: _mode_id(k, v, data.get("limits")) for k, v in modes.items()}))
 
 
-def mode_pattern_rules(limits: Any, key: str) -> tuple[tuple[str, str], ...]:
-    """The provider's pattern rules that hold in mode ``key`` (``limits.pattern_dialects``: those documented or
-    observed, naming the mode or none), as (rule id, engine): what ``convert.mode.profile_mode`` adds to the mode.
+def mode_pattern_rules(rules: Any, key: str) -> tuple[tuple[str, str], ...]:
+    """The provider's pattern rules (``limits.pattern_dialects``) that hold in mode ``key``: those documented or
+    observed, naming the mode or none, as (rule id, engine): what ``convert.mode.profile_mode`` adds to the mode.
     Read as written; ``consumers.provider_pattern_rules`` validates them."""
-    rules = limits.get("pattern_dialects") if isinstance(limits, Mapping) else None
     return tuple((str(r.get("id")), str(r.get("engine"))) for r in rules or ()
                  if isinstance(r, Mapping) and r.get("confidence") != "unclear" and key in r.get("modes", [key]))
 
@@ -149,7 +153,8 @@ def mode_pattern_rules(limits: Any, key: str) -> tuple[tuple[str, str], ...]:
 def _mode_id(key: str, settings: Any, limits: Any) -> str:
     """One mode's id: its settings, and the provider's pattern rules for it; equal ids lower a schema alike, so
     one walk serves both."""
-    mine = [list(r) for r in mode_pattern_rules(limits, key)]
+    rules = limits.get("pattern_dialects") if isinstance(limits, dict) else None
+    mine = [list(r) for r in mode_pattern_rules(rules, key)]
     return json.dumps([settings, mine] if mine else settings, sort_keys=True, separators=(",", ":"))
 
 
@@ -234,7 +239,8 @@ def capability_matrix() -> dict[str, dict[str, dict[str, str]]]:
             formats = mode.get("formats")
             row["formats"] = "all" if formats is None else ", ".join(
                 sorted(formats) if isinstance(formats, list) else sorted(f for v in formats.values() for f in v))
-            engines = [engine for _, engine in mode_pattern_rules(profile.get("limits"), name)]
+            engines = [engine for _, engine in mode_pattern_rules((profile.get("limits") or {}).get(
+                "pattern_dialects"), name)]
             if engines and "pattern" not in row:
                 row["pattern"] = f"compiled with {', '.join(engines)}; folded where refused"
             out.setdefault(target, {})[name] = row

@@ -19,7 +19,7 @@ def profile_mode(target: str, key: str, for_returns: bool = False) -> Mode:
     mode = Mode.of(profile(target).modes[key])
     # Only rules the profile documents or has observed change what is sent: an unclear one is never acted on.
     provider_pattern_rules(target)  # validated: a rule without a source, an engine or a confidence is an error
-    rules = mode_pattern_rules(profile(target).limits, key)
+    rules = mode_pattern_rules(profile(target).limits.pattern_dialects, key)
     if rules:
         mode = replace(mode, pattern_rules=rules)
     return replace(mode, all_required=False, closed_objects=False) if for_returns else mode
