@@ -40,10 +40,15 @@ class Loss:
     action: Action
     effect: Effect
     message: str
+    #: The id of the profile rule behind the loss, when one is (a provider's ``pattern_dialect`` rule).
+    rule: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "target": self.target, "pointer": self.pointer, "keyword": self.keyword,
             "value": self.value, "action": self.action.value, "effect": self.effect.value,
             "message": self.message,
         }
+        if self.rule is not None:
+            out["rule"] = self.rule
+        return out

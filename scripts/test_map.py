@@ -76,6 +76,7 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "adapters/schema/bounded.py": ("tests/checks/test_bounded_validator.py", "tests/adversarial/test_patterns.py",
                                    "tests/messages/test_arguments.py"),
     "adapters/schema/patterns.py": ("tests/checks/test_bounded_validator.py", "tests/adversarial/test_patterns.py"),
+    "adapters/schema/dialects.py": ("tests/checks/test_pattern_dialects.py", "tests/cli/test_pattern_dialects_cli.py"),
     "adapters/openai_prompt.py": ("tests/checks/test_token_pairs.py", "tests/checks/test_budgets.py"),
     "adapters/tool_prompt.py": ("tests/checks/test_token_pairs.py", "tests/server/test_cost_lens.py"),
     "adapters/proxy_plan.py": ("tests/mcp/test_proxy_plan.py", "tests/mcp/test_proxy.py"),
