@@ -29,6 +29,8 @@ PER_MODULE = 3
 #: Test files listed by hand: those that drive a module through a real process (server over stdio, CLI, MCP
 #: servers, editors), and the tests of modules newer than the last measurement.
 BY_HAND: dict[str, tuple[str, ...]] = {
+    "adapters/convert/forms.py": ("tests/checks/test_chosen_forms.py", "tests/server/test_hover.py"),
+    "adapters/checks/judged.py": ("tests/checks/test_chosen_forms.py", "tests/server/test_hover.py"),
     "server/exec_source.py": ("tests/cli/test_exec_tools.py",),
     "server/mcp_source.py": ("tests/mcp/test_real_servers.py", "tests/mcp/test_failures.py",
                              "tests/mcp/test_sdk_server.py"),

@@ -107,7 +107,9 @@ def choose(tool: CanonicalTool, named: Sequence[str] | None, options_for: Callab
     choices = []
     for provider, targets in JUDGED.items():
         options = {t: _resolved(tool, t, options_for(t), convert) for t in targets}
-        why = _strict_why(tool, targets[0], options[targets[0]], options_for(targets[0]), convert)
+        # Only OpenAI's mode is chosen by the tool; the others are sent in their one form.
+        why = _strict_why(tool, targets[0], options[targets[0]], options_for(targets[0]), convert) \
+            if targets[0] in _OPENAI_SHAPES else ""
         choices.append(Choice(provider, targets, options, (), why, False))
     for provider, forms in ALTERNATIVES.items():
         choices.append(_best_of(tool, provider, forms, options_for, convert))

@@ -87,7 +87,8 @@ def judged_forms(value: Any, shape: str | None, config: CheckConfig) -> list[For
     for choice in found:
         for n, target in enumerate(choice.targets):
             why = choice.why if n == 0 and not choice.named else ""
-            forms.append(Form(target, choice.form(target), True, why, choice.options[target]))
+            label = DISPLAY_NAMES[target] if choice.named else choice.form(target)
+            forms.append(Form(target, label, True, why, choice.options[target]))
     for choice in found:
         for target, options in choice.others:
             forms.append(Form(target, DISPLAY_NAMES[target], False, "", options))
