@@ -52,3 +52,11 @@ class Loss:
         if self.rule is not None:
             out["rule"] = self.rule
         return out
+
+
+def is_strict_closure(loss: Loss) -> bool:
+    """Strict mode adding ``additionalProperties: false`` to an object that never said (the walker's and
+    the scan's ``_closed_said``: no value, since the keyword is not in the source). A map the source
+    declares (``additionalProperties`` with a schema or ``true``) carries its value and is a real loss."""
+    return (loss.keyword == "additionalProperties" and loss.value is None and loss.action == Action.LOWERED
+            and loss.effect == Effect.NARROWING)

@@ -1,6 +1,6 @@
 """Provider truth read from the capability profiles (``schemas/providers/<target>.json``): the one
-name rule (pattern, sanitiser, description limit) and the one effective strictness that convert and
-the checks both use, so that they cannot disagree."""
+name rule (pattern, sanitiser, description limit) that convert and the checks both use, so that they cannot
+disagree. A tool's strictness per target is ``convert.forms``'s."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .errors import ConversionError, ToolcastError
 from .listing import listed
 from .modes import settings_problem
 from .provider_limits import LimitsError, ProviderLimits, read_limits
-from .targets import TARGETS, TargetOptions
+from .targets import TARGETS
 
 
 @cache
@@ -199,24 +199,6 @@ DISPLAY_NAMES: Mapping[str, str] = _DisplayNames()
 
 def has_strict(target: str) -> bool:
     return target in TARGETS and profile(target).has_strict
-
-
-def effective_strict(target: str, overrides: Mapping[str, Any], source_shape: str | None,
-                     options: TargetOptions) -> bool:
-    """Strictness for ``target``: the option given > the tool's override for the target > the tool's own
-    flag when it was written for this target (an OpenAI Chat tool's flag also holds for Responses, the
-    same API family) > the target's default."""
-    if options.strict is not None:
-        return options.strict
-    over = overrides.get(target)
-    if isinstance(over, Mapping) and isinstance(over.get("strict"), bool):
-        return bool(over["strict"])
-    if source_shape is not None and (source_shape == target or (target == "openai-responses"
-                                                                 and source_shape == "openai")):
-        own = overrides.get(source_shape)
-        if isinstance(own, Mapping) and isinstance(own.get("strict"), bool):
-            return bool(own["strict"])
-    return has_strict(target) and profile(target).strict_default
 
 
 def capability_matrix() -> dict[str, dict[str, dict[str, str]]]:

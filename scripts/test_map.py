@@ -31,6 +31,8 @@ PER_MODULE = 3
 BY_HAND: dict[str, tuple[str, ...]] = {
     "adapters/host_config.py": ("tests/mcp/test_host_config.py", "tests/mcp/test_mcp_config.py"),
     "adapters/checks/servers.py": ("tests/mcp/test_mcp_config.py",),
+    "adapters/convert/forms.py": ("tests/checks/test_chosen_forms.py", "tests/server/test_hover.py"),
+    "adapters/checks/judged.py": ("tests/checks/test_chosen_forms.py", "tests/server/test_hover.py"),
     "server/exec_source.py": ("tests/cli/test_exec_tools.py",),
     "server/mcp_source.py": ("tests/mcp/test_real_servers.py", "tests/mcp/test_failures.py",
                              "tests/mcp/test_sdk_server.py"),

@@ -427,18 +427,16 @@ _SCHEMA_RULES: Mapping[str, Any] = MappingProxyType({
 
 
 def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targets: Sequence[str]) -> bool:
-    """The tool is sent with ``strict: true``: the configuration's (or ``--strict``'s) choice for the target
-    when it makes one, else the tool's ``x-toolcast`` override for the target, else its own flag (which
-    clients such as litellm forward as it is)."""
-    ext = value.get("x-toolcast")
-    overrides = ext.get("targets") if isinstance(ext, dict) else None
+    """The tool is sent with ``strict: true``: what the configuration (or ``--strict``) or the tool's
+    ``x-toolcast`` override states for the target (``convert.forms.stated_strict``), else its own flag
+    (which clients such as litellm forward as it is). toolcast's own choice for OpenAI is not taken for
+    another consumer's API."""
+    from .limit_checks import stated_for
+
     for target in targets:
-        chosen = config.options_for(target).strict
-        if chosen is not None:
-            return chosen
-        over = overrides.get(target) if isinstance(overrides, dict) else None
-        if isinstance(over, dict) and isinstance(over.get("strict"), bool):
-            return bool(over["strict"])
+        stated = stated_for(target, value, None, config.options_for(target))
+        if stated is not None:
+            return stated
     return jp.resolve(value, _strict_ptr(value, name_ptr), None) is True
 
 

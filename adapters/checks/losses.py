@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import pointer as jp
 from ..errors import ToolcastError
-from ..losses import Action, Effect, Loss
+from ..losses import Action, Effect, Loss, is_strict_closure
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
     DESCRIPTION_TOO_LONG,
@@ -36,14 +36,6 @@ def changes_meaning(code: str) -> bool:
     """A finding that counts as a loss wherever losses are summed up (hover, code lens): every TC5xx but
     TC501, a neutral rewrite (same accepted values, other spelling)."""
     return code.startswith("TC5") and code != _EFFECT_CODES[Effect.NEUTRAL]
-
-
-def is_strict_closure(loss: Loss) -> bool:
-    """Strict mode adding ``additionalProperties: false`` to an object that never said (the walker's and
-    the scan's ``_closed_said``: no value, since the keyword is not in the source). A map the source
-    declares (``additionalProperties`` with a schema or ``true``) carries its value and stays TC503."""
-    return (loss.keyword == "additionalProperties" and loss.value is None and loss.action == Action.LOWERED
-            and loss.effect == Effect.NARROWING)
 
 
 def loss_code(loss: Loss) -> str:
