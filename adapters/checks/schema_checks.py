@@ -30,6 +30,7 @@ from ..rules.codes import (
     REQUIRED_UNDEFINED,
     SCHEMA_INVALID,
 )
+from ..rules.findings import Severity
 from ..schema.bounded import PatternTooCostly, pattern_place
 from ..schema.walk import BudgetExceeded, subschemas, types_of
 from ..schema_keywords import JSON_TYPE_NAMES
@@ -315,7 +316,12 @@ def check_default(ctx: ToolContext, ptr: str, rel: str, default: Any, validation
     except PatternTooCostly as exc:
         ctx.add(too_costly(exc, validation, ptr[: len(ptr) - len(rel)], jp.join(ptr, "default"), "its `default`"))
         return
-    if err:
+    if err and default is None:
+        # pydantic's `x: str = None` idiom: the property is optional and its absence is the default. Every
+        # provider takes it as written and the model omits the argument, so this is information, not a warning.
+        ctx.add(Raw(DEFAULT_INVALID, f"`default: null` on a type without null (read as \"may be omitted\"): {err}",
+                    jp.join(ptr, "default"), data={"severity": Severity.INFO.value}))
+    elif err:
         ctx.add(Raw(DEFAULT_INVALID, f"`default` does not match its schema: {err}", jp.join(ptr, "default")))
 
 

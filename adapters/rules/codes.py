@@ -64,7 +64,7 @@ SEVERITY_MODEL = (
 
 #: Where a rule's severity depends on who consumes the tool: the severity by consumer.
 BY_CONSUMER: Mapping[str, str] = MappingProxyType({
-    "TC103": "seed 000's registry (selected, `--exec`): error · providers: warning (taken without a description)",
+    "TC103": "seed 000's registry (selected, `--exec`): error · providers: information (taken without a description)",
     "TC105": "seed 000's registry (selected, `--exec`): error · providers: warning (sent as a tool without "
              "arguments)",
     "TC107": "seed 000's registry (`--exec`): error · providers: error for the targets convert refuses; warning "
@@ -199,7 +199,7 @@ NAME_NOT_STRING = _rule(
 DESCRIPTION_MISSING = _rule(
     "TC103",
     "description-missing",
-    W,
+    I,
     "The tool has no `description`.",
     "The description is what the model reads to decide when to call the tool. Seed 000's registry skips tools "
     "without one (an error there: select `TC103` by its code, as checking tool executables with `--exec` does); "
@@ -412,7 +412,9 @@ DEFAULT_INVALID = _rule(
     "default-invalid",
     W,
     "A `default` value does not match its own schema.",
-    "The model may copy the default into its call; a default the schema rejects leads to invalid calls.",
+    "The model may copy the default into its call; a default the schema rejects leads to invalid calls. "
+    "`default: null` on a type without null (pydantic's `x: str = None`) is information: the property may be "
+    "omitted, and every provider takes the schema as written.",
     '{"type": "integer", "default": "ten"}',
     '{"type": "integer", "default": 10}',
 )

@@ -376,3 +376,24 @@ def test_strict_closure_offers_to_close_the_object_in_the_source() -> None:
     fixed = apply_fix(bad, finding, 0)
     assert json.loads(fixed)["parameters"]["additionalProperties"] is False
     assert not [f for f in check_document(fixed, config=config).findings if f.code in ("TC503", "TC510")]
+
+
+def test_a_null_default_on_a_type_without_null_is_information_and_any_other_bad_default_a_warning() -> None:
+    # pydantic's `x: str = None`: the property may be omitted; every provider takes the schema as written.
+    from toolcast.adapters.checks import Severity
+
+    (omitted,) = findings(tool(parameters=params({"s": {"type": "string", "default": None}})), "TC305")
+    assert omitted.severity == Severity.INFO and omitted.pointer.endswith("/s/default")
+    (wrong,) = findings(tool(parameters=params({"n": {"type": "integer", "default": "ten"}})), "TC305")
+    assert wrong.severity == Severity.WARNING
+    # The user's severity for the code still wins over the information default.
+    (raised,) = findings(tool(parameters=params({"s": {"type": "string", "default": None}})), "TC305",
+                         severities={"TC305": Severity.ERROR})
+    assert raised.severity == Severity.ERROR
+
+
+def test_a_tool_without_description_is_information_for_the_providers() -> None:
+    from toolcast.adapters.checks import Severity
+
+    (f,) = findings('{"name": "get_weather", "parameters": {"type": "object", "properties": {}}}', "TC103")
+    assert f.severity == Severity.INFO
