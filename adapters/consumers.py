@@ -30,16 +30,28 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "strict": {},
     "strict_keywords": {"keywords": (list,)},
     "tool_use": {},
+    # Values a consumer rejects: forbidden `enum` members, integers beyond a range, `type` beside a composition.
+    "enum_values": {"members": (list,)},
+    "integer_range": {"min": (int,), "max": (int,)},
+    "type_with_composition": {},
+    # A whole-tool complexity budget: ``measure`` of the parameters at most ``max``.
+    "budget": {"measure": (str,), "max": (int,)},
 })
 _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),
     "typed_nodes": frozenset({"mode"}), "strict_keywords": frozenset({"keywords"}),
+    "enum_values": frozenset({"members"}), "integer_range": frozenset({"min", "max"}),
+    "budget": frozenset({"measure", "max"}),
 })
 _COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
     "id": (str,), "rule": (str,), "effect": (str,), "message": (str,), "source": (list,), "confidence": (str,),
     "targets": (list,),
 })
-_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"draft": ("draft-07",), "mode": ("gemini-cli", "all")})
+_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "draft": ("draft-07",), "mode": ("gemini-cli", "all"),
+    "measure": ("depth", "max_items_sum", "enum_chars", "schema_chars", "property_count")})
+#: The `enum` members an ``enum_values`` rule can forbid.
+ENUM_MEMBERS = ("empty_string", "null")
 #: A source is a docs URL, ``owner/repo#N`` (issue or pull request) or ``owner/repo@commit path``.
 SOURCE_FORMS = re.compile(r"https?://\S+|[\w.-]+/[\w.-]+#\d+|[\w.-]+/[\w.-]+@[0-9a-f]{7,40} \S+")
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -118,6 +130,11 @@ def parse_rule(data: Any, where: str) -> ConsumerRule:
         _need(key not in data or data[key] in choices, where, f"`{key}` must be one of {list(choices)}")
     if kind == "strict_keywords":
         _need(all(isinstance(k, str) for k in data["keywords"]), where, "`keywords` must be strings")
+    if kind == "enum_values":
+        _need(bool(data["members"]) and all(m in ENUM_MEMBERS for m in data["members"]), where,
+              f"`members` must list some of {list(ENUM_MEMBERS)}")
+    if kind == "integer_range":
+        _need(data["min"] < data["max"], where, "`min` must be below `max`")
     if kind == "name_length":
         _need("{tool}" in data["format"] and set(re.findall(r"{(\w*)}", data["format"])) <= {"server", "tool"},
               where, "`format` uses {server} and {tool}")
@@ -250,3 +267,38 @@ def provider_tool_limit(target: str) -> ProviderToolLimit | None:
         return None
     return ProviderToolLimit(target, parse_rule({"id": "max-tools", "rule": "max_tools", **dict(data)},
                                                 f"schemas/providers/{target}.json limits.max_tools"))
+
+
+def provider_rules(target: str) -> tuple[ConsumerRule, ...]:
+    """The provider's own rules (``rules`` of ``schemas/providers/<target>.json``): held to the consumers' form by
+    ``parse_rule``, active whenever ``target`` is checked or converted, with or without a consumer or model."""
+    return _provider_rules(target)
+
+
+@cache
+def _provider_rules(target: str) -> tuple[ConsumerRule, ...]:
+    from .providers import profile
+
+    raw = [_thawed(r) for r in profile(target).rules]
+    return _rules(raw, f"schemas/providers/{target}.json") if raw else ()
+
+
+def _thawed(value: Any) -> Any:
+    """A profile's read-only JSON (objects as mapping proxies, lists as tuples) as plain JSON again."""
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
+def forbidden_members(rules: tuple[ConsumerRule, ...]) -> Mapping[str, ConsumerRule]:
+    """Each `enum` member kind the ``enum_values`` rules forbid, with the rule (an unclear rule forbids nothing:
+    convert acts only on documented or observed rules)."""
+    out: dict[str, ConsumerRule] = {}
+    for rule in rules:
+        if rule.kind == "enum_values" and rule.confidence != "unclear":
+            for member in rule.settings["members"]:
+                out.setdefault(str(member), rule)
+    return MappingProxyType(out)
+

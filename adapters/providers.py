@@ -86,6 +86,9 @@ class ProviderProfile:
     #: Each mode's settings as canonical JSON: equal for equal modes of any target, so a walk of one can
     #: serve the others (``convert.shared``).
     mode_ids: Mapping[str, str]
+    #: The provider's own rules as written (``rules``): read and validated only by ``consumers.provider_rules``,
+    #: like the consumers' rules, so every rule is held to one form.
+    rules: tuple[Any, ...] = ()
 
     @property
     def has_strict(self) -> bool:
@@ -104,6 +107,16 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     return value
+
+
+#: Rule kinds the walker acts on (``convert.mode.profile_mode``): part of a mode's identity.
+_LOWERED_RULES = ("enum_values", "integer_range")
+
+
+def _mode_id(mode: Any, rules: Any) -> str:
+    """A mode's settings, and the provider rules its lowering follows, as canonical JSON."""
+    acting = [r for r in rules if isinstance(r, dict) and r.get("rule") in _LOWERED_RULES]
+    return json.dumps([mode, acting] if acting else mode, sort_keys=True, separators=(",", ":"))
 
 
 def _validate(target: str, data: Any) -> ProviderProfile:
@@ -130,12 +143,13 @@ def _validate(target: str, data: Any) -> ProviderProfile:
         need(isinstance(mode, dict), f"mode {key} must be an object")
         problem = settings_problem(mode)
         need(problem is None, f"mode {key}: {problem}")
+    need(isinstance(data.get("rules", []), list), "`rules` must be a list")
     limit = desc.get("max_length")
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
     return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),
                            data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
-                           MappingProxyType({k: json.dumps(v, sort_keys=True, separators=(",", ":"))
-                                             for k, v in modes.items()}))
+                           MappingProxyType({k: _mode_id(v, data.get("rules", [])) for k, v in modes.items()}),
+                           tuple(_frozen(r) for r in data.get("rules", [])))
 
 
 @cache

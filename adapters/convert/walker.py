@@ -31,6 +31,7 @@ from .lowered import Lowered
 from .mode import Mode, as_mode
 from .nodes import is_null, kept_ref, no_arguments, with_null
 from .wording import (
+    bound_said,
     closed_said,
     enum_said,
     extra_dropped_said,
@@ -38,6 +39,8 @@ from .wording import (
     format_said,
     json_text_said,
     map_closed_said,
+    member_said,
+    members_said,
     required_said,
     type_list_said,
 )
@@ -142,6 +145,21 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
         out[key] = _keyword(w, key, value, schema, kptr, depth, out, folded)
     out = {k: v for k, v in out.items() if v is not _DROP}
     return _finished(w, schema, out, folded, ptr, is_root)
+
+
+def _allowed_members(w: Walk, values: list[Any], kptr: str) -> list[Any]:
+    """An `enum` without the members the target rejects (``Mode.forbidden_members``), each reported at its
+    place; an `enum` of nothing else cannot be sent."""
+    kept = []
+    for i, value in enumerate(values):
+        why = w.mode.forbids(value)
+        if why is None:
+            kept.append(copy_json(value))
+        else:
+            w.loss(jp.join(kptr, i), "enum", value, *member_said(value, why, w.target))
+    if not kept:
+        w.loss(kptr, "enum", values, *members_said(w.target))
+    return kept
 
 
 def _boolean_schema(w: Walk, schema: bool, ptr: str, depth: int) -> Any:
@@ -295,7 +313,7 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
     if key == "const" and mode.const == "enum":
         if "enum" in schema:
             return copy_json(value)
-        if mode.enum_ok([value]):
+        if mode.enum_ok([value]) and mode.forbids(value) is None:
             w.loss(kptr, key, value, Action.LOWERED, Effect.NEUTRAL,
                    f"`const` becomes a one-value `enum` for {w.target}")
             out["enum"] = [copy_json(value)]
@@ -307,6 +325,11 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
     if key == "enum" and mode.enum_refused(value, schema):
         folded["enum"] = value
         w.loss(kptr, key, value, *enum_said(mode, w.target))
+        return _DROP
+    if key == "enum" and mode.forbidden_members and isinstance(value, list):
+        return _allowed_members(w, value, kptr)
+    if mode.bound_refused(key, value):
+        w.loss(kptr, key, value, *bound_said(key, value, (mode.integer_range or (0, 0, ""))[2], w.target))
         return _DROP
     if key == "format" and isinstance(value, str) and not mode.format_ok(value, schema.get("type")):
         folded["format"] = value

@@ -3,6 +3,7 @@ the checks' scan (``facts.scanned_lowering``)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..losses import Action, Effect
@@ -65,3 +66,18 @@ def json_text_said(target: str) -> Said:
     return (Action.LOWERED, Effect.WIDENING,
             f"{target} cannot declare an object without properties: asked for as a JSON string (parsed back by "
             "toolcast; text that is not a JSON object is no longer refused by the schema)")
+
+
+def member_said(value: Any, why: str, target: str) -> Said:
+    return (Action.DROPPED, Effect.NARROWING,
+            f"{target} rejects {json.dumps(value)} in an `enum` ({why}); left out, so it can no longer be sent")
+
+
+def members_said(target: str) -> Said:
+    return (Action.REJECTED, Effect.UNSATISFIABLE,
+            f"every member of this `enum` is a value {target} rejects: nothing is left to send")
+
+
+def bound_said(key: str, value: int, why: str, target: str) -> Said:
+    return (Action.DROPPED, Effect.WIDENING,
+            f"`{key}: {value}` is beyond the integers {target} takes ({why}); dropped")
