@@ -279,8 +279,12 @@ def provider_rules(target: str) -> tuple[ConsumerRule, ...]:
 def _provider_rules(target: str) -> tuple[ConsumerRule, ...]:
     from .providers import profile
 
-    raw = [_thawed(r) for r in profile(target).rules]
-    return _rules(raw, f"schemas/providers/{target}.json") if raw else ()
+    return validate_provider_rules(target, [_thawed(r) for r in profile(target).rules])
+
+
+def validate_provider_rules(target: str, items: list[Any]) -> tuple[ConsumerRule, ...]:
+    """A provider profile's ``rules``, each held to ``parse_rule`` (a source in a known form, a confidence)."""
+    return _rules(items, f"schemas/providers/{target}.json") if items else ()
 
 
 def _thawed(value: Any) -> Any:

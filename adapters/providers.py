@@ -109,16 +109,6 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-#: Rule kinds the walker acts on (``convert.mode.profile_mode``): part of a mode's identity.
-_LOWERED_RULES = ("enum_values", "integer_range")
-
-
-def _mode_id(mode: Any, rules: Any) -> str:
-    """A mode's settings, and the provider rules its lowering follows, as canonical JSON."""
-    acting = [r for r in rules if isinstance(r, dict) and r.get("rule") in _LOWERED_RULES]
-    return json.dumps([mode, acting] if acting else mode, sort_keys=True, separators=(",", ":"))
-
-
 def _validate(target: str, data: Any) -> ProviderProfile:
     def need(ok: bool, what: str) -> None:
         if not ok:
@@ -148,7 +138,8 @@ def _validate(target: str, data: Any) -> ProviderProfile:
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
     return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),
                            data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
-                           MappingProxyType({k: _mode_id(v, data.get("rules", [])) for k, v in modes.items()}),
+                           MappingProxyType({k: json.dumps(v, sort_keys=True, separators=(",", ":"))
+                                             for k, v in modes.items()}),
                            tuple(_frozen(r) for r in data.get("rules", [])))
 
 

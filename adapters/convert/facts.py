@@ -188,7 +188,7 @@ def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
     # Not walked, the output is not judged (``accept``): only a plain, valid root may skip the walk.
     if facts.too_big or not facts.root_typed or not facts.plain_root:
         return False
-    if _provider_rules_act(mode, facts):
+    if provider_rules_act(mode, facts):
         return False
     used = facts.keywords
     if "$ref" in used and (facts.foreign_refs or mode.inlines_all() or not mode.ref_siblings):
@@ -209,7 +209,7 @@ def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
     return not (facts.root_composition and not mode.root_composition)
 
 
-def _provider_rules_act(mode: Mode, facts: SchemaFacts) -> bool:
+def provider_rules_act(mode: Mode, facts: SchemaFacts) -> bool:
     """Whether the provider's rules the walker follows (``Mode.forbidden_members``, ``Mode.integer_range``)
     may drop something of this schema: then it is walked."""
     if facts.members & set(mode.forbidden_members):
