@@ -33,6 +33,7 @@ from .nodes import is_null, kept_ref, no_arguments, with_null
 from .wording import (
     bound_said,
     closed_said,
+    emptied_branch_said,
     enum_said,
     extra_dropped_said,
     fate_said,
@@ -160,6 +161,26 @@ def _allowed_members(w: Walk, values: list[Any], kptr: str) -> list[Any]:
     if not kept:
         w.loss(kptr, "enum", values, *members_said(w.target))
     return kept
+
+
+def _without_emptied(w: Walk, value: list[Any], branches: list[Any], kptr: str) -> list[Any]:
+    """The branches of an ``anyOf``/``oneOf`` less those whose `enum` held only members the target rejects
+    (anomalyco/opencode#46676: `link.any_of[0].enum[0]: cannot be empty`): such a branch stood for values that
+    cannot be sent, so it is left out (narrowing) instead of refusing the tool, unless no branch but null is left."""
+    places = [jp.join(kptr, i) for i, v in enumerate(value) if v is not _NEVER]
+    emptied = {i for i, (place, b) in enumerate(zip(places, branches, strict=True))
+               if isinstance(b, dict) and b.get("enum") == [] and (w.losses.get((jp.join(place, "enum"), "enum"))
+                                                                    or _NO_LOSS).action == Action.REJECTED}
+    if not emptied or all(is_null(b) for i, b in enumerate(branches) if i not in emptied):
+        return branches  # nothing but null would be left: the `enum`'s own refusal stands
+    for i in sorted(emptied):
+        where = jp.join(places[i], "enum")
+        w.losses[(where, "enum")] = Loss(w.target, where, "enum", w.losses[(where, "enum")].value,
+                                         *emptied_branch_said(w.target))
+    return [b for i, b in enumerate(branches) if i not in emptied]
+
+
+_NO_LOSS = Loss("", "", "", None, Action.LOWERED, Effect.NEUTRAL, "")
 
 
 def _boolean_schema(w: Walk, schema: bool, ptr: str, depth: int) -> Any:
@@ -301,6 +322,8 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         if not isinstance(value, list):
             return copy_json(value)
         branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value) if v is not _NEVER]
+        if key in ("anyOf", "oneOf") and mode.forbidden_members:
+            branches = _without_emptied(w, value, branches, kptr)
         if key == "oneOf" and mode.one_of == "anyOf":
             w.loss(kptr, key, value, Action.LOWERED, Effect.WIDENING,
                    f"`oneOf` becomes `anyOf` for {w.target}: \"exactly one\" is no longer enforced")

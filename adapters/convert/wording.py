@@ -81,3 +81,8 @@ def members_said(target: str) -> Said:
 def bound_said(key: str, value: int, why: str, target: str) -> Said:
     return (Action.DROPPED, Effect.WIDENING,
             f"`{key}: {value}` is beyond the integers {target} takes ({why}); dropped")
+
+
+def emptied_branch_said(target: str) -> Said:
+    return (Action.DROPPED, Effect.NARROWING,
+            f"this branch only allows `enum` values {target} rejects: left out, the other branches kept")

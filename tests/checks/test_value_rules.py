@@ -73,6 +73,23 @@ def test_an_enum_of_only_the_empty_string_is_refused_for_gemini() -> None:
         ["shell", "prompt"]
 
 
+def test_a_union_branch_of_only_the_empty_string_is_left_out_for_gemini() -> None:
+    """anomalyco/opencode#46676 (from #33316): an MCP server's `""` sentinel for "clear this field" inside a
+    union, "link.any_of[0].enum[0]: cannot be empty". The branch stood only for a value Gemini cannot take: it is
+    left out and the other branch kept; with nothing but null beside it, the tool is refused."""
+    tool = {"name": "update_design", "description": "Update a design.", "parameters": {"type": "object", "properties": {
+        "link": {"anyOf": [{"type": "string", "enum": [""]}, {"type": "string", "description": "a URL"}]}}}}
+    conv = convert(load_tools(tool)[0].tool, "gemini")
+    assert conv.ok
+    assert conv.output["parameters"]["properties"]["link"] == {"anyOf": [{"type": "STRING", "description": "a URL"}]}
+    said = {x.pointer: x for x in conv.losses}
+    assert said["/parameters/properties/link/anyOf/0/enum"].action == Action.DROPPED
+    assert "cannot be empty" in said["/parameters/properties/link/anyOf/0/enum/0"].message
+    assert "" in json.dumps(convert(load_tools(tool)[0].tool, "gemini-json").output)  # a Gemini Schema rule only
+    tool["parameters"]["properties"]["link"]["anyOf"][1] = {"type": "null"}
+    assert not convert(load_tools(tool)[0].tool, "gemini").ok
+
+
 def test_a_const_empty_string_is_not_made_an_enum_for_gemini() -> None:
     """Gemini turns `const` into a one-value `enum`; `""` would be the member it rejects, so it is folded."""
     tool = {"name": "t", "description": "d", "parameters": {"type": "object", "properties": {"s": {"const": ""}}}}
