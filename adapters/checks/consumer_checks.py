@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
 from types import MappingProxyType
@@ -305,47 +305,52 @@ def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], 
     return out
 
 
-def _enum_values(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
-    members = set(rule.settings["members"])
-    out = []
+def _per_node(params: dict[str, Any], found: Callable[[str, dict[str, Any]], Iterator[Raw]]) -> list[Raw]:
+    """``found``'s findings at each schema node (its pointer relative to the parameters), at most ``_PER_RULE``."""
+    out: list[Raw] = []
     for rel, node, _depth in subschemas(params):
-        values = node.get("enum")
-        for i, value in enumerate(values if isinstance(values, list) else []):
-            if ("empty_string" in members and value == "") or ("null" in members and value is None):
-                out.append(_raw(CONSUMER_ENUM_VALUE, who.name, rule,
-                                f"{who.display_name}: {json.dumps(value)} in an `enum`", jp.join(ptr + rel, "enum", i),
-                                target=_first(rule.targets)))
+        out.extend(found(rel, node))
         if len(out) >= _PER_RULE:
             break
     return out[:_PER_RULE]
+
+
+def _enum_values(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    members = set(rule.settings["members"])
+
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
+        values = node.get("enum")
+        for i, value in enumerate(values if isinstance(values, list) else []):
+            if ("empty_string" in members and value == "") or ("null" in members and value is None):
+                yield _raw(CONSUMER_ENUM_VALUE, who.name, rule, f"{who.display_name}: {json.dumps(value)} in an `enum`",
+                           jp.join(ptr + rel, "enum", i), target=_first(rule.targets))
+
+    return _per_node(params, found)
 
 
 def _integer_range(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
     low, high = int(rule.settings["min"]), int(rule.settings["max"])
-    out = []
-    for rel, node, _depth in subschemas(params):
+
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
         for key in sorted(INTEGER_BOUNDS.intersection(node)):
             value = node[key]
             if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
-                out.append(_raw(CONSUMER_INTEGER_RANGE, who.name, rule,
-                                f"{who.display_name}: `{key}: {value}` is outside {low}..{high}",
-                                jp.join(ptr + rel, key), target=_first(rule.targets)))
-        if len(out) >= _PER_RULE:
-            break
-    return out[:_PER_RULE]
+                yield _raw(CONSUMER_INTEGER_RANGE, who.name, rule,
+                           f"{who.display_name}: `{key}: {value}` is outside {low}..{high}", jp.join(ptr + rel, key),
+                           target=_first(rule.targets))
+
+    return _per_node(params, found)
 
 
 def _type_with_composition(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
-    out = []
-    for rel, node, _depth in subschemas(params):
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
         both = [k for k in ("anyOf", "oneOf") if k in node]
         if "type" in node and both:
-            out.append(_raw(CONSUMER_TYPE_WITH_COMPOSITION, who.name, rule,
-                            f"{who.display_name}: `type` beside `{both[0]}` in one schema node",
-                            jp.join(ptr + rel, "type"), "key", target=_first(rule.targets)))
-            if len(out) >= _PER_RULE:
-                break
-    return out
+            yield _raw(CONSUMER_TYPE_WITH_COMPOSITION, who.name, rule,
+                       f"{who.display_name}: `type` beside `{both[0]}` in one schema node", jp.join(ptr + rel, "type"),
+                       "key", target=_first(rule.targets))
+
+    return _per_node(params, found)
 
 
 def measure(name: str, params: dict[str, Any]) -> int:
