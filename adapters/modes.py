@@ -36,7 +36,7 @@ def _none_forbidden() -> Mapping[str, str]:
 
 #: A setting taken from the provider's rules (``consumers.provider_rules``) by ``convert.mode.profile_mode``,
 #: never written in a profile mode: the rule, with its source and confidence, is the one owner of the fact.
-_DERIVED: dict[str, Any] = {"json": (), "optional": True, "derived": True}
+_DERIVED: Mapping[str, Any] = MappingProxyType({"json": (), "optional": True, "derived": True})
 
 
 @dataclass(frozen=True, slots=True)

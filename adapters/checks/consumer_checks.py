@@ -9,7 +9,6 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from functools import cache
 from types import MappingProxyType
 from typing import Any
 
@@ -62,7 +61,6 @@ def _selected(consumers: tuple[str, ...], models: tuple[str, ...]) -> tuple[Cons
 _LOWERED = ("enum_values", "integer_range")
 
 
-@cache
 def _provider(target: str) -> Consumer:
     """The provider's own rules (``consumers.provider_rules``) as a consumer of that one target, leaving out those
     ``convert`` lowers (one finding per fact)."""
