@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from loss_oracle import assert_explained, schema_in
 from toolcast.adapters.checks import Analyzer, CheckConfig
 from toolcast.adapters.checks.consumer_checks import measure
 from toolcast.adapters.convert import convert
@@ -57,6 +58,18 @@ def test_gemini_leaves_out_an_empty_enum_member_and_says_where() -> None:
     found = [f for f in _check(_runlore_tool()) if f.pointer == _OP + "/3"]
     assert [f.target for f in found] == ["gemini"] and found[0].severity == Severity.WARNING
     assert not [f for f in _check(_runlore_tool()) if f.code == CONSUMER_ENUM_VALUE]
+
+
+def test_the_member_left_out_is_the_one_change_and_its_loss_explains_it() -> None:
+    """The independent loss oracle (tests/loss_oracle.py): the `enum` changed and the loss at its member names it;
+    without that loss the change would be silent."""
+    tool = load_tools(_runlore_tool())[0].tool
+    conv = convert(tool, "gemini")
+    original = tool.parameters
+    assert_explained(original, schema_in("gemini", conv.output), conv.losses, conv.roundtrip)
+    with pytest.raises(AssertionError, match="op/enum"):
+        assert_explained(original, schema_in("gemini", conv.output),
+                         [x for x in conv.losses if x.keyword != "enum"], conv.roundtrip)
 
 
 def test_an_enum_of_only_the_empty_string_is_refused_for_gemini() -> None:
