@@ -51,11 +51,11 @@ def test_check_for_xai_finds_null_in_an_enum(tmp_path: Path) -> None:
         "output_mode": {"type": ["string", "null"], "enum": ["content", "files_with_matches", "count", None]}}}}})
     done = run("check", "--format", "json", "--for", "xai", path)
     assert done.returncode == 1
-    found = [r for r in json.loads(done.stdout) if r["code"] == "TC920"]
+    found = [r for r in json.loads(done.stdout) if r["code"] == "TC910"]
     assert len(found) == 1 and found[0]["severity"] == "error"
     assert "Client specified an invalid argument" in found[0]["message"]
     assert "tailcallhq/forgecode#2809" in found[0]["message"]
-    assert not [r for r in json.loads(run("check", "--format", "json", path).stdout) if r["code"] == "TC920"]
+    assert not [r for r in json.loads(run("check", "--format", "json", path).stdout) if r["code"] == "TC910"]
 
 
 def test_convert_to_bedrock_drops_a_bound_it_cannot_take(tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ def test_check_for_gemini_cli_finds_type_beside_any_of(tmp_path: Path) -> None:
         "type": "object", "properties": {"mode": {"type": "string", "anyOf": [{"const": "off"}, {"const": "pv"}]}}}})
     done = run("check", "--for", "gemini-cli", path)
     assert done.returncode == 1
-    assert "TC922 Gemini CLI: `type` beside `anyOf`" in done.stdout
+    assert "TC912 Gemini CLI: `type` beside `anyOf`" in done.stdout
     assert "type and anyOf cannot be both populated" in done.stdout and "evcc-io/evcc#22400" in done.stdout
 
 
@@ -88,10 +88,10 @@ def test_convert_with_a_model_over_its_budget_writes_nothing(tmp_path: Path) -> 
 
     done = run("convert", arrays(120), "--to", "gemini-json", "--model", "gemini-3-flash-preview")
     assert done.returncode == 2 and done.stdout == ""
-    assert "TC923" in done.stderr and "`maxItems` added up is 960, over 959" in done.stderr
+    assert "TC913" in done.stderr and "`maxItems` added up is 960, over 959" in done.stderr
     assert "observed in public reports, not documented" in done.stderr and "nothing written" in done.stderr
     done = run("convert", arrays(119), "--to", "gemini-json", "--model", "gemini-3-flash-preview")
     assert done.returncode == 0 and json.loads(done.stdout)["name"] == "search_crm"
     # `check` reports the budget too, as an error for that model
     done = run("check", "--format", "json", "--model", "gemini-3-flash-preview", arrays(120))
-    assert [r["severity"] for r in json.loads(done.stdout) if r["code"] == "TC923"] == ["error"]
+    assert [r["severity"] for r in json.loads(done.stdout) if r["code"] == "TC913"] == ["error"]
