@@ -1,4 +1,4 @@
-"""Value rules and complexity budgets (TC920-TC923, and the losses convert reports for a provider's own value
+"""Value rules and complexity budgets (TC910-TC913, and the losses convert reports for a provider's own value
 rules), each from a public report: the report's schema (or the schema its code writes, rebuilt from its error
 message where it shows none) and its error message, with the link."""
 
@@ -151,7 +151,7 @@ def test_bedrock_drops_zods_safe_integer_bounds() -> None:
     # every other target keeps them
     assert convert(tool, "mistral").output["function"]["parameters"]["properties"]["text"]["maxLength"] == \
         9007199254740991
-    # check reports the same two losses for Bedrock, and no TC921 besides (the provider's rule is lowered)
+    # check reports the same two losses for Bedrock, and no TC911 besides (the provider's rule is lowered)
     found = _check(_zod_tool())
     assert sorted(f.pointer for f in found if f.target == "bedrock" and "int too big" in f.message) == [
         "/inputSchema/properties/tags/maxItems", "/inputSchema/properties/text/maxLength"]
@@ -159,7 +159,7 @@ def test_bedrock_drops_zods_safe_integer_bounds() -> None:
 
 
 def test_an_integer_range_rule_of_a_consumer_is_a_finding() -> None:
-    """A consumer's own `integer_range` rule (not lowered by convert, which knows no consumer) is TC921."""
+    """A consumer's own `integer_range` rule (not lowered by convert, which knows no consumer) is TC911."""
     from toolcast.adapters.checks import consumer_checks
     from toolcast.adapters.consumers import Consumer, parse_rule
 
