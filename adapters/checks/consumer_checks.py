@@ -458,8 +458,8 @@ def _type_with_composition(who: Consumer, rule: ConsumerRule, params: dict[str, 
         both = [k for k in ("anyOf", "oneOf") if k in node]
         if "type" in node and both:
             yield _raw(CONSUMER_TYPE_WITH_COMPOSITION, who.name, rule,
-                       f"{who.display_name}: `type` beside `{both[0]}` in one schema node", jp.join(ptr + rel, "type"),
-                       "key", target=_first(rule.targets))
+                       f"{who.display_name}: `type` beside `{both[0]}` in one schema node",
+                       jp.join(ptr + rel, both[0]), "key", target=_first(rule.targets))
 
     return _per_node(params, found)
 

@@ -183,7 +183,7 @@ def test_gemini_cli_refuses_type_beside_any_of() -> None:
         "type": "object", "properties": {"mode": {"type": "string", "anyOf": [
             {"const": "off"}, {"const": "now"}, {"const": "pv"}]}}}}
     found = [f for f in _check(tool, consumers=("gemini-cli",)) if f.code == CONSUMER_TYPE_WITH_COMPOSITION]
-    assert [f.pointer for f in found] == ["/inputSchema/properties/mode/type"]
+    assert [f.pointer for f in found] == ["/inputSchema/properties/mode/anyOf"]
     assert found[0].severity == Severity.ERROR
     assert "type and anyOf cannot be both populated" in found[0].message and "evcc-io/evcc#22400" in \
         found[0].message
