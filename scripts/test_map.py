@@ -29,6 +29,8 @@ PER_MODULE = 3
 #: Test files listed by hand: those that drive a module through a real process (server over stdio, CLI, MCP
 #: servers, editors), and the tests of modules newer than the last measurement.
 BY_HAND: dict[str, tuple[str, ...]] = {
+    "adapters/host_config.py": ("tests/mcp/test_host_config.py", "tests/mcp/test_mcp_config.py"),
+    "adapters/checks/servers.py": ("tests/mcp/test_mcp_config.py",),
     "server/exec_source.py": ("tests/cli/test_exec_tools.py",),
     "server/mcp_source.py": ("tests/mcp/test_real_servers.py", "tests/mcp/test_failures.py",
                              "tests/mcp/test_sdk_server.py"),
@@ -39,6 +41,7 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "server/cli/convert_cmd.py": ("tests/cli/test_convert_cli.py", "tests/convert/test_accept.py"),
     "server/cli/explain_cmd.py": ("tests/checks/test_registry.py",),
     "server/cli/mcp_common.py": ("tests/mcp/test_real_servers.py", "tests/mcp/test_failures.py"),
+    "server/cli/host_config_check.py": ("tests/mcp/test_mcp_config.py",),
     "server/cli/messages_cmd.py": ("tests/messages/test_cli.py",),
     "server/cli/providers_cmd.py": ("tests/cli/test_convert_cli.py",),
     "server/cli/serve_cmd.py": ("tests/server/test_launch.py", "tests/server/test_lifecycle.py"),

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .positions import Positions
     from .report import DocumentReport, FindingBlock, ToolSummary
     from .request_checks import is_request
+    from .servers import REQUEST_CODES, names_across_servers
 
 _WHERE = {
     "Analyzer": "analyzer",
@@ -47,6 +48,7 @@ _WHERE = {
     "as_sarif": "formats", "located_config": "formats", "located_in": "formats", "record": "formats",
     "changes_meaning": "losses", "conversions": "losses", "loss_place": "losses", "NameIndex": "names",
     "Positions": "positions", "is_request": "request_checks",
+    "REQUEST_CODES": "servers", "names_across_servers": "servers",
     "PARAMETERS_MISSING": "..rules.codes",
     "Finding": "..rules.findings", "Fix": "..rules.findings", "Related": "..rules.findings",
     "Severity": "..rules.findings", "TextEdit": "..rules.findings",
@@ -56,6 +58,7 @@ _WHERE = {
 __all__ = [
     "DEFAULT_GLOBS",
     "PARAMETERS_MISSING",
+    "REQUEST_CODES",
     "RULES",
     "Analyzer",
     "CheckConfig",
@@ -91,6 +94,7 @@ __all__ = [
     "located_config",
     "located_in",
     "loss_place",
+    "names_across_servers",
     "record",
     "rule_url",
     "summarize_document",

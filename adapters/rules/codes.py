@@ -345,6 +345,21 @@ NAME_COLLISION_AFTER_SANITISING = _rule(
     '[{"name": "files_read"}, {"name": "files_read_raw"}]',
 )
 
+DUPLICATE_NAME_ACROSS_SERVERS = _rule(
+    "TC206",
+    "duplicate-name-across-servers",
+    W,
+    "Two MCP servers that one host loads together list a tool of the same name.",
+    "`toolcast check --mcp-config` checks every server of a host's configuration as one request. Hosts that "
+    "prefix names with the server's (`mcp__<server>__<tool>`) still show the model two tools it must tell apart "
+    "by their descriptions alone; Gemini CLI gives the name to the first server and renames the later one's "
+    "`<server>__<tool>` (google-gemini/gemini-cli@009b0d84 docs/tools/mcp-server.md). The message names the "
+    "other servers.",
+    '// .vscode/mcp.json: servers "github" and "gitlab" both list\n{"name": "search_issues"}',
+    '// give the tools distinct names, or leave one server out (Gemini CLI: `excludeTools`)\n'
+    '{"name": "search_github_issues"}',
+)
+
 # --- TC3xx: JSON Schema validity ----------------------------------------------------------------
 SCHEMA_INVALID = _rule(
     "TC301",
