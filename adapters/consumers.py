@@ -43,6 +43,12 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     # A regular-expression engine the consumer compiles every `pattern` with (`PATTERN_ENGINES`); `modes`: only
     # in these modes of a provider (a provider profile's rule).
     "pattern_dialect": {"engine": (str,), "modes": (list,)},
+    # Values a consumer rejects: forbidden `enum` members, integers beyond a range, `type` beside a composition.
+    "enum_values": {"members": (list,)},
+    "integer_range": {"min": (int,), "max": (int,)},
+    "type_with_composition": {},
+    # A whole-tool complexity budget: ``measure`` of the parameters at most ``max``.
+    "budget": {"measure": (str,), "max": (int,)},
 })
 _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),
@@ -50,6 +56,8 @@ _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "name_chars": frozenset({"format", "pattern"}), "keywords": frozenset({"keywords"}),
     "description_length": frozenset({"max"}), "type_list": frozenset({"containing"}),
     "pattern_dialect": frozenset({"engine"}),
+    "enum_values": frozenset({"members"}), "integer_range": frozenset({"min", "max"}),
+    "budget": frozenset({"measure", "max"}),
 })
 _COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
     "id": (str,), "rule": (str,), "effect": (str,), "message": (str,), "source": (list,), "confidence": (str,),
@@ -61,8 +69,11 @@ _COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
 #: without importing an engine).
 PATTERN_ENGINES = ("python-re", "python-re-no-lookaround", "ecmascript", "ecmascript-u", "re2", "rust-regex",
                    "anchored")
-_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"draft": ("draft-07",), "mode": ("gemini-cli", "all"),
-                                                            "engine": PATTERN_ENGINES})
+_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "draft": ("draft-07",), "mode": ("gemini-cli", "all"), "engine": PATTERN_ENGINES,
+    "measure": ("depth", "max_items_sum", "enum_chars", "schema_chars", "property_count")})
+#: The `enum` members an ``enum_values`` rule can forbid.
+ENUM_MEMBERS = ("empty_string", "null")
 #: A source is a docs URL, ``owner/repo#N`` (issue or pull request) or ``owner/repo@commit path``.
 SOURCE_FORMS = re.compile(r"https?://\S+|[\w.-]+/[\w.-]+#\d+|[\w.-]+/[\w.-]+@[0-9a-f]{7,40} \S+")
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -148,6 +159,11 @@ def parse_rule(data: Any, where: str) -> ConsumerRule:
     if kind == "pattern_dialect":
         _need(all(m in ("strict", "non_strict", "default") for m in data.get("modes", [])), where,
               "`modes` must name strict, non_strict or default")
+    if kind == "enum_values":
+        _need(bool(data["members"]) and all(m in ENUM_MEMBERS for m in data["members"]), where,
+              f"`members` must list some of {list(ENUM_MEMBERS)}")
+    if kind == "integer_range":
+        _need(data["min"] < data["max"], where, "`min` must be below `max`")
     if kind in ("name_length", "name_chars"):
         _need("{tool}" in data["format"] and set(re.findall(r"{(\w*)}", data["format"])) <= {"server", "tool"},
               where, "`format` uses {server} and {tool}")
@@ -357,3 +373,40 @@ def provider_pattern_rules(target: str) -> tuple[ConsumerRule, ...]:
     rules = tuple(parse_rule({"rule": "pattern_dialect", **dict(item)}, f"{where} {i}") for i, item in enumerate(items))
     _need(len({r.id for r in rules}) == len(rules), where, "rule ids must be unique")
     return rules
+def provider_rules(target: str) -> tuple[ConsumerRule, ...]:
+    """The provider's own rules (``rules`` of ``schemas/providers/<target>.json``): held to the consumers' form by
+    ``parse_rule``, active whenever ``target`` is checked or converted, with or without a consumer or model."""
+    return _provider_rules(target)
+
+
+@cache
+def _provider_rules(target: str) -> tuple[ConsumerRule, ...]:
+    from .providers import profile
+
+    return validate_provider_rules(target, [_thawed(r) for r in profile(target).rules])
+
+
+def validate_provider_rules(target: str, items: list[Any]) -> tuple[ConsumerRule, ...]:
+    """A provider profile's ``rules``, each held to ``parse_rule`` (a source in a known form, a confidence)."""
+    return _rules(items, f"schemas/providers/{target}.json") if items else ()
+
+
+def _thawed(value: Any) -> Any:
+    """A profile's read-only JSON (objects as mapping proxies, lists as tuples) as plain JSON again."""
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
+def forbidden_members(rules: tuple[ConsumerRule, ...]) -> Mapping[str, ConsumerRule]:
+    """Each `enum` member kind the ``enum_values`` rules forbid, with the rule (an unclear rule forbids nothing:
+    convert acts only on documented or observed rules)."""
+    out: dict[str, ConsumerRule] = {}
+    for rule in rules:
+        if rule.kind == "enum_values" and rule.confidence != "unclear":
+            for member in rule.settings["members"]:
+                out.setdefault(str(member), rule)
+    return MappingProxyType(out)
+

@@ -30,6 +30,15 @@ def _no_rules() -> Mapping[str, Fate]:
     return MappingProxyType({})
 
 
+def _none_forbidden() -> Mapping[str, str]:
+    return MappingProxyType({})
+
+
+#: A setting taken from the provider's rules (``consumers.provider_rules``) by ``convert.mode.profile_mode``,
+#: never written in a profile mode: the rule, with its source and confidence, is the one owner of the fact.
+_DERIVED: Mapping[str, Any] = MappingProxyType({"json": (), "optional": True, "derived": True})
+
+
 @dataclass(frozen=True, slots=True)
 class Mode:
     """One mode of a target (strict, non-strict or its only one). The defaults are those of a mode that
@@ -60,6 +69,10 @@ class Mode:
     #: those engines does not compile is stated in the description instead. Filled from the profile's
     #: ``limits.pattern_dialects`` (``convert.mode.profile_mode``), where each rule has its sources.
     pattern_rules: tuple[tuple[str, str], ...] = field(default=(), metadata=_setting((list,), optional=True))
+    #: `enum` members the provider rejects (``empty_string``, ``null``), each with why (the rule cited).
+    forbidden_members: Mapping[str, str] = field(default_factory=_none_forbidden, metadata=_DERIVED)
+    #: The integers the provider takes as bounds (min, max) and why, or None for any.
+    integer_range: tuple[int, int, str] | None = field(default=None, metadata=_DERIVED)
 
     @classmethod
     def of(cls, settings: Mapping[str, Any]) -> Mode:
@@ -106,6 +119,17 @@ class Mode:
         return isinstance(values, list) and (not self.enum_ok(values) or (
             self.enum == "string" and schema.get("type", "string") != "string"))
 
+    def forbids(self, value: Any) -> str | None:
+        """Why the provider rejects ``value`` as an `enum` member (its rule cited), or None."""
+        kind = "empty_string" if value == "" else "null" if value is None else None
+        return self.forbidden_members.get(kind) if kind is not None else None
+
+    def bound_refused(self, key: str, value: Any) -> bool:
+        """An integer bound (``INTEGER_BOUNDS``) outside the integers the provider takes."""
+        bounds = self.integer_range
+        return bounds is not None and key in INTEGER_BOUNDS and isinstance(value, int) \
+            and not isinstance(value, bool) and not bounds[0] <= value <= bounds[1]
+
     def format_ok(self, fmt: str, type_: Any) -> bool:
         """Whether this mode takes ``format: fmt`` on a node of type ``type_`` (as the author wrote it)."""
         allowed = self.formats
@@ -119,9 +143,14 @@ class Mode:
         return fmt in allowed
 
 
+#: The keywords whose value is an integer bound, what an ``integer_range`` rule limits.
+INTEGER_BOUNDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+                            "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains",
+                            "maxContains"})
 _FATES: tuple[str, ...] = get_args(Fate)
 #: Each setting's attribute, by the name the profiles give it.
-_BY_JSON: dict[str, str] = {_JSON_NAMES.get(f.name, f.name): f.name for f in fields(Mode)}
+_BY_JSON: dict[str, str] = {_JSON_NAMES.get(f.name, f.name): f.name for f in fields(Mode)
+                             if not f.metadata.get("derived")}
 #: The fixed values of each ``Literal`` setting, read from the record's own annotations.
 _CHOICES: dict[str, tuple[Any, ...]] = {
     name: get_args(hint) for name, hint in get_type_hints(Mode).items() if getattr(hint, "__origin__", None) is Literal

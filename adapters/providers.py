@@ -87,6 +87,9 @@ class ProviderProfile:
     #: Each mode's settings as canonical JSON: equal for equal modes of any target, so a walk of one can
     #: serve the others (``convert.shared``).
     mode_ids: Mapping[str, str]
+    #: The provider's own rules as written (``rules``): read and validated only by ``consumers.provider_rules``,
+    #: like the consumers' rules, so every rule is held to one form.
+    rules: tuple[Any, ...] = ()
 
     @property
     def has_strict(self) -> bool:
@@ -131,6 +134,7 @@ def _validate(target: str, data: Any) -> ProviderProfile:
         need(isinstance(mode, dict), f"mode {key} must be an object")
         problem = settings_problem(mode)
         need(problem is None, f"mode {key}: {problem}")
+    need(isinstance(data.get("rules", []), list), "`rules` must be a list")
     limit = desc.get("max_length")
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
     try:
@@ -139,7 +143,8 @@ def _validate(target: str, data: Any) -> ProviderProfile:
         raise ProfileError(f"schemas/providers/{target}.json: {exc}") from None
     return ProviderProfile(target, data["display_name"], rule, limits,
                            data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
-                           MappingProxyType({k: _mode_id(k, v, data.get("limits")) for k, v in modes.items()}))
+                           MappingProxyType({k: _mode_id(k, v, data.get("limits")) for k, v in modes.items()}),
+                           tuple(_frozen(r) for r in data.get("rules", [])))
 
 
 def mode_pattern_rules(rules: Any, key: str) -> tuple[tuple[str, str], ...]:

@@ -1,6 +1,7 @@
 """An oracle for conversions that does not trust the converter's own bookkeeping: every keyword of the
 original schema is either carried over unchanged at the same pointer, or a loss names exactly that
-keyword (its pointer ends with the keyword, and the keyword is a schema keyword, not a schema's root).
+keyword (its pointer ends with the keyword, or with a member of the keyword's list, and the keyword is a schema
+keyword, not a schema's root).
 
 A loss at a schema node (``/parameters``) excuses nothing below it; a loss at ``.../anyOf`` excuses the
 ``anyOf`` keyword, whose value (with its subschemas) is what was lowered. Keywords strict mode adds are in
@@ -42,11 +43,25 @@ def keywords(schema: Any, base: str) -> Iterator[tuple[str, Any]]:
                 stack.append((kptr, value))
 
 
+def _named(loss: Any) -> str | None:
+    """The keyword's pointer a loss names: its own pointer when that ends with the keyword, or the list the
+    loss's pointer is a member of (``.../enum/3``, keyword ``enum``: one member left out); None for a loss at a
+    schema node, which names no keyword of it."""
+    parts = jp.parts(loss.pointer)
+    if loss.pointer in ROOTS or not parts:
+        return None
+    if parts[-1] == loss.keyword:
+        return str(loss.pointer)
+    if len(parts) > 1 and parts[-2] == loss.keyword and parts[-1].isdigit():
+        return jp.from_parts(parts[:-1])
+    return None
+
+
 def _excused_by(kptr: str, losses: Iterable[Any]) -> bool:
     for loss in losses:
-        ptr = loss.pointer
-        if ptr in ROOTS or not jp.parts(ptr) or jp.parts(ptr)[-1] != loss.keyword:
-            continue  # a loss at a schema node names no keyword of it
+        ptr = _named(loss)
+        if ptr is None:
+            continue
         if ptr == kptr or jp.is_prefix(ptr, kptr):
             return True  # the keyword itself, or inside the value of the keyword it names
     return False

@@ -81,6 +81,8 @@ ALLOWED: dict[str, str] = {
     "messages.thinking._table": "package data: schemas/models.json, frozen (read-only mappings and tuples)",
     "consumers._catalogue": "package data: schemas/consumers/**.json, validated once, frozen (frozen dataclasses, "
                             "read-only mappings and tuples)",
+    "consumers._provider_rules": "package data: the `rules` of schemas/providers/<target>.json, validated once per "
+                                 "target (frozen dataclasses, read-only mappings and tuples)",
 }
 
 
@@ -170,8 +172,10 @@ def test_package_data_loaders_hand_out_immutable_values() -> None:
     walk(table)
     from toolcast.adapters import consumers
 
+    provider_rules = tuple(r for t in ("gemini", "bedrock") for r in consumers.provider_rules(t))
+    assert provider_rules
     for who in (*consumers._catalogue().consumers.values(), *consumers._catalogue().families):
-        for rule in who.rules:
+        for rule in (*who.rules, *provider_rules):
             assert isinstance(rule.settings, types.MappingProxyType)
             walk(rule.settings)
 

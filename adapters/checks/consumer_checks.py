@@ -5,8 +5,9 @@ the rule's source and its confidence in its message (what hover and the CLI show
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -19,12 +20,17 @@ from ..consumers import (
     consumer,
     model_family,
     model_named,
+    provider_rules,
     provider_tool_limit,
 )
+from ..modes import INTEGER_BOUNDS
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
     CONSUMER_ARRAY_ITEMS,
+    CONSUMER_BUDGET,
     CONSUMER_DESCRIPTION_LENGTH,
+    CONSUMER_ENUM_VALUE,
+    CONSUMER_INTEGER_RANGE,
     CONSUMER_KEYWORD,
     CONSUMER_META_SCHEMA,
     CONSUMER_NAME_CHARS,
@@ -34,6 +40,7 @@ from ..rules.codes import (
     CONSUMER_TOOL_COUNT,
     CONSUMER_TOOLS_UNSUPPORTED,
     CONSUMER_TYPE_LIST,
+    CONSUMER_TYPE_WITH_COMPOSITION,
     CONSUMER_UNTYPED_SCHEMA,
     PATTERN_DIALECT,
     PROVIDER_TOOL_COUNT,
@@ -74,8 +81,26 @@ def _family(model: str) -> Consumer | None:
         return None
 
 
+#: Rule kinds ``convert`` lowers when a provider states them (documented or observed): their losses are the
+#: findings (TC5xx), so the rule itself is not reported again.
+_LOWERED = ("enum_values", "integer_range")
+
+
+def _provider(target: str) -> Consumer:
+    """The provider's own rules (``consumers.provider_rules``) as a consumer of that one target, leaving out those
+    ``convert`` lowers (one finding per fact)."""
+    rules = tuple(replace(r, targets=r.targets or (target,)) for r in provider_rules(target)
+                  if not (r.kind in _LOWERED and r.confidence != "unclear"))
+    return Consumer(target, DISPLAY_NAMES.get(target, target), "provider", rules)
+
+
 def active(config: CheckConfig) -> Iterator[tuple[Consumer, ConsumerRule]]:
-    """The rules of the selected consumers that concern the configured targets and the named models."""
+    """The rules of the configured targets' providers (always), and of the selected consumers that concern
+    those targets and the named models."""
+    for target in config.targets:
+        who = _provider(target)
+        for rule in who.rules:
+            yield who, rule
     for who in _selected(config.consumers, config.models):
         for rule in who.rules:
             if (not rule.targets or any(t in config.targets for t in rule.targets)) and \
@@ -419,11 +444,94 @@ def _pattern_dialect(who: Consumer, rule: ConsumerRule, params: dict[str, Any], 
     return out
 
 
+def _per_node(params: dict[str, Any], found: Callable[[str, dict[str, Any]], Iterator[Raw]]) -> list[Raw]:
+    """``found``'s findings at each schema node (its pointer relative to the parameters), at most ``_PER_RULE``."""
+    out: list[Raw] = []
+    for rel, node, _depth in subschemas(params):
+        out.extend(found(rel, node))
+        if len(out) >= _PER_RULE:
+            break
+    return out[:_PER_RULE]
+
+
+def _enum_values(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    members = set(rule.settings["members"])
+
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
+        values = node.get("enum")
+        for i, value in enumerate(values if isinstance(values, list) else []):
+            if ("empty_string" in members and value == "") or ("null" in members and value is None):
+                yield _raw(CONSUMER_ENUM_VALUE, who.name, rule, f"{who.display_name}: {json.dumps(value)} in an `enum`",
+                           jp.join(ptr + rel, "enum", i), target=_first(rule.targets))
+
+    return _per_node(params, found)
+
+
+def _integer_range(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    low, high = int(rule.settings["min"]), int(rule.settings["max"])
+
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
+        for key in sorted(INTEGER_BOUNDS.intersection(node)):
+            value = node[key]
+            if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
+                yield _raw(CONSUMER_INTEGER_RANGE, who.name, rule,
+                           f"{who.display_name}: `{key}: {value}` is outside {low}..{high}", jp.join(ptr + rel, key),
+                           target=_first(rule.targets))
+
+    return _per_node(params, found)
+
+
+def _type_with_composition(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
+        both = [k for k in ("anyOf", "oneOf") if k in node]
+        if "type" in node and both:
+            yield _raw(CONSUMER_TYPE_WITH_COMPOSITION, who.name, rule,
+                       f"{who.display_name}: `type` beside `{both[0]}` in one schema node",
+                       jp.join(ptr + rel, both[0]), "key", target=_first(rule.targets))
+
+    return _per_node(params, found)
+
+
+def measure(name: str, params: dict[str, Any]) -> int:
+    """A complexity ``budget``'s measure of a parameters schema (``consumers`` lists the names)."""
+    nodes = list(subschemas(params))
+    if name == "depth":
+        return max(depth for _, _, depth in nodes)
+    if name == "max_items_sum":
+        return sum(n["maxItems"] for _, n, _ in nodes if isinstance(n.get("maxItems"), int))
+    if name == "enum_chars":
+        return sum(len(v) for _, n, _ in nodes if isinstance(n.get("enum"), list) for v in n["enum"]
+                   if isinstance(v, str))
+    if name == "property_count":
+        return sum(len(n["properties"]) for _, n, _ in nodes if isinstance(n.get("properties"), dict))
+    return len(json.dumps(params, ensure_ascii=False, separators=(",", ":")))  # schema_chars
+
+
+_MEASURES = MappingProxyType({
+    "depth": "nesting depth (levels of `properties`)", "max_items_sum": "`maxItems` added up",
+    "enum_chars": "characters of `enum` values", "schema_chars": "characters of the schema as JSON",
+    "property_count": "count of properties"})
+
+
+def _budget(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    name, cap = str(rule.settings["measure"]), int(rule.settings["max"])
+    value = measure(name, params)
+    if value <= cap:
+        return []
+    said = {"documented": "a documented limit", "observed": "a limit observed in public reports, not documented",
+            "unclear": "an unclear limit"}[rule.confidence]
+    return [_raw(CONSUMER_BUDGET, who.name, rule,
+                 f"{who.display_name}: the schema's {_MEASURES[name]} is {value}, over {cap} ({said}); the whole "
+                 "request fails", ptr, target=_first(rule.targets), measure=name, measured=value, limit=cap)]
+
+
 #: The consumers' rules on a parameter schema, by kind: (consumer, rule, schema, pointer) -> findings.
 _SCHEMA_RULES: Mapping[str, Any] = MappingProxyType({
     "array_items": _array_items, "meta_schema": _meta_schema, "typed_nodes": _typed_nodes,
     "keywords": _keywords, "description_length": _description_length, "type_list": _type_list,
-    "pattern_dialect": _pattern_dialect})
+    "pattern_dialect": _pattern_dialect,
+    "enum_values": _enum_values, "integer_range": _integer_range, "type_with_composition": _type_with_composition,
+    "budget": _budget})
 
 
 def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targets: Sequence[str]) -> bool:

@@ -63,7 +63,7 @@ RULES: MappingProxyType[str, str] = MappingProxyType({
                      "tools)",
     "declarations": "§3.1 (Gemini: 'Maximum 512 function declarations can be provided')",
     "gemini-schema": "§3.3, §3.5 (Gemini `parameters`: the OpenAPI Schema fields only, one upper- or lower-case "
-                     "type per node, `anyOf` alone, string enums, no `$` keys)",
+                     "type per node, `anyOf` alone, string enums without an empty one, no `$` keys)",
 })
 
 
@@ -476,6 +476,8 @@ def _gemini(schema: dict[str, Any], bad: Bad) -> Violation | None:
         if enum is not None and (kind != "string" or not isinstance(enum, list)
                                  or not all(isinstance(v, str) for v in enum)):
             return bad("gemini-schema", jp.join(ptr, "enum"), "`enum` only on STRING, of strings")
+        if enum is not None and "" in enum:
+            return bad("gemini-schema", jp.join(ptr, "enum", enum.index("")), "an empty string in `enum`")
         props = node.get("properties")
         if "properties" in node and not isinstance(props, dict):
             return bad("gemini-schema", jp.join(ptr, "properties"), "`properties` must be an object")

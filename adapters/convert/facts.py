@@ -16,6 +16,7 @@ from typing import Any
 from .. import pointer as jp
 from ..jsonvalue import copy_json
 from ..losses import Loss
+from ..modes import INTEGER_BOUNDS
 from ..schema.dialects import first_refusal
 from ..schema.fast_meta import certainly_valid
 from . import wording
@@ -52,6 +53,8 @@ class SchemaFacts:
                                  # path's unjudged output needs
     root_composition: bool       # the root has `anyOf`, `oneOf` or `allOf`
     too_big: bool                # deeper or larger than the scan looks
+    members: frozenset[str] = frozenset()  # the `enum` members a provider rule may forbid (`""`, `null`)
+    bounds: tuple[int, int] = (0, 0)       # the lowest and highest integer bound (``modes.INTEGER_BOUNDS``)
 
 
 def scan(schema: Any) -> SchemaFacts:
@@ -65,13 +68,14 @@ def scan(schema: Any) -> SchemaFacts:
     return SchemaFacts(
         keywords=frozenset(census.keywords), root_typed=isinstance(schema, dict) and "type" in schema,
         plain_root=plain, root_composition=any(k in root for k in ("anyOf", "oneOf", "allOf")), too_big=too_big,
-        **census.flags)
+        members=frozenset(census.members), bounds=(census.low, census.high), **census.flags)
 
 
 class _Census:
     """What ``scan`` counts and flags while it visits a schema's nodes."""
 
-    __slots__ = ("big_enum", "chars", "deepest", "enum_total", "flags", "keywords", "props_total", "schema")
+    __slots__ = ("big_enum", "chars", "deepest", "enum_total", "flags", "high", "keywords", "low", "members",
+                 "props_total", "schema")
 
     def __init__(self, schema: Any) -> None:
         self.schema = schema
@@ -82,6 +86,8 @@ class _Census:
         # every property and enum value, the characters of names and values.
         self.deepest = self.props_total = self.enum_total = self.chars = 0
         self.big_enum = False
+        self.members: set[str] = set()
+        self.low = self.high = 0
 
     def small(self) -> bool:
         limits = OPENAI_STRICT_SCHEMA  # the judge's: a plain root's unjudged output must pass it
@@ -133,6 +139,11 @@ class _Census:
             self.enum_total += len(values)
             self.big_enum = self.big_enum or len(values) > OPENAI_STRICT_SCHEMA.large_enum_threshold
             self.chars += sum(len(v) for v in values if isinstance(v, str))
+            self.members.update(k for k, v in (("empty_string", ""), ("null", None)) if v in values)
+        for key in INTEGER_BOUNDS.intersection(node):
+            bound = node[key]
+            if isinstance(bound, int) and not isinstance(bound, bool):
+                self.low, self.high = min(self.low, bound), max(self.high, bound)
         if isinstance(node.get("const"), str):
             self.chars += len(node["const"])
 
@@ -181,6 +192,8 @@ def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
     # Not walked, the output is not judged (``accept``): only a plain, valid root may skip the walk.
     if facts.too_big or not facts.root_typed or not facts.plain_root:
         return False
+    if provider_rules_act(mode, facts):
+        return False
     used = facts.keywords
     if "$ref" in used and (facts.foreign_refs or mode.inlines_all() or not mode.ref_siblings):
         return False  # inlined (and reported), cut or dropped; only references kept as they are stay quiet
@@ -198,6 +211,15 @@ def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
     if facts.array_without_items and mode.needs_items:
         return False
     return not (facts.root_composition and not mode.root_composition)
+
+
+def provider_rules_act(mode: Mode, facts: SchemaFacts) -> bool:
+    """Whether the provider's rules the walker follows (``Mode.forbidden_members``, ``Mode.integer_range``)
+    may drop something of this schema: then it is walked."""
+    if facts.members & set(mode.forbidden_members):
+        return True
+    bounds = mode.integer_range
+    return bounds is not None and (facts.bounds[0] < bounds[0] or facts.bounds[1] > bounds[1])
 
 
 def _scanned_settings_act(mode: Mode, facts: SchemaFacts) -> bool:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
-from ..consumers import provider_pattern_rules
+from ..consumers import ConsumerRule, forbidden_members, provider_pattern_rules, provider_rules
 from ..modes import Mode
 from ..providers import mode_pattern_rules, profile
 
@@ -16,13 +17,27 @@ from ..providers import mode_pattern_rules, profile
 def profile_mode(target: str, key: str, for_returns: bool = False) -> Mode:
     """Mode ``key`` of ``target``'s profile, built once; ``for_returns``: as applied to a tool's return value
     (never closed, nothing made required: the model does not write it)."""
-    mode = Mode.of(profile(target).modes[key])
+    mode = _with_rules(Mode.of(profile(target).modes[key]), provider_rules(target))
     # Only rules the profile documents or has observed change what is sent: an unclear one is never acted on.
     provider_pattern_rules(target)  # validated: a rule without a source, an engine or a confidence is an error
     rules = mode_pattern_rules(profile(target).limits.pattern_dialects, key)
     if rules:
         mode = replace(mode, pattern_rules=rules)
     return replace(mode, all_required=False, closed_objects=False) if for_returns else mode
+
+
+def _with_rules(mode: Mode, rules: tuple[ConsumerRule, ...]) -> Mode:
+    """``mode`` with the values the provider's documented or observed rules forbid: convert lowers those
+    (an unclear rule is left to the checks' warning)."""
+    forbidden = {kind: _why(rule) for kind, rule in forbidden_members(rules).items()}
+    ranges = [r for r in rules if r.kind == "integer_range" and r.confidence != "unclear"]
+    bounds = (int(ranges[0].settings["min"]), int(ranges[0].settings["max"]), _why(ranges[0])) if ranges else None
+    return replace(mode, forbidden_members=MappingProxyType(forbidden), integer_range=bounds) \
+        if forbidden or bounds else mode
+
+
+def _why(rule: ConsumerRule) -> str:
+    return f"{rule.message} [{rule.cite()}]"
 
 
 def as_mode(mode: Mode | Mapping[str, Any]) -> Mode:

@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from ..losses import Loss
-from .facts import SchemaFacts, quiet, scan, scanned_lowering
+from .facts import SchemaFacts, provider_rules_act, quiet, scan, scanned_lowering
 from .lowered import Lowered
 from .mode import Mode
 from .walker import lower
@@ -44,7 +44,9 @@ class SharedLowering:
             return Lowered(schema, [], {})
         if not placeholder_free:
             return self._lowered(schema, base, target, mode, facts)
-        key = (id(schema), base, mode_id)
+        # A mode's id is its profile settings; the provider rules it follows (``Mode.forbidden_members``,
+        # ``integer_range``) are the target's own, so a walk they change is not shared.
+        key = (id(schema), base, mode_id + "/" + target if provider_rules_act(mode, facts) else mode_id)
         done = self._walked.get(key)
         if done is None:
             done = self._walked[key] = self._lowered(schema, base, _PLACEHOLDER, mode, facts)

@@ -32,13 +32,17 @@ from .lowered import Lowered
 from .mode import Mode, as_mode
 from .nodes import is_null, kept_ref, no_arguments, with_null
 from .wording import (
+    bound_said,
     closed_said,
+    emptied_branch_said,
     enum_said,
     extra_dropped_said,
     fate_said,
     format_said,
     json_text_said,
     map_closed_said,
+    member_said,
+    members_said,
     pattern_said,
     required_said,
     type_list_said,
@@ -151,6 +155,41 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
         out[key] = _keyword(w, key, value, schema, kptr, depth, out, folded)
     out = {k: v for k, v in out.items() if v is not _DROP}
     return _finished(w, schema, out, folded, ptr, is_root)
+
+
+def _allowed_members(w: Walk, values: list[Any], kptr: str) -> list[Any]:
+    """An `enum` without the members the target rejects (``Mode.forbidden_members``), each reported at its
+    place; an `enum` of nothing else cannot be sent."""
+    kept = []
+    for i, value in enumerate(values):
+        why = w.mode.forbids(value)
+        if why is None:
+            kept.append(copy_json(value))
+        else:
+            w.loss(jp.join(kptr, i), "enum", value, *member_said(value, why, w.target))
+    if not kept:
+        w.loss(kptr, "enum", values, *members_said(w.target))
+    return kept
+
+
+def _without_emptied(w: Walk, value: list[Any], branches: list[Any], kptr: str) -> list[Any]:
+    """The branches of an ``anyOf``/``oneOf`` less those whose `enum` held only members the target rejects
+    (anomalyco/opencode#46676: `link.any_of[0].enum[0]: cannot be empty`): such a branch stood for values that
+    cannot be sent, so it is left out (narrowing) instead of refusing the tool, unless no branch but null is left."""
+    places = [jp.join(kptr, i) for i, v in enumerate(value) if v is not _NEVER]
+    emptied = {i for i, (place, b) in enumerate(zip(places, branches, strict=True))
+               if isinstance(b, dict) and b.get("enum") == [] and (w.losses.get((jp.join(place, "enum"), "enum"))
+                                                                    or _NO_LOSS).action == Action.REJECTED}
+    if not emptied or all(is_null(b) for i, b in enumerate(branches) if i not in emptied):
+        return branches  # nothing but null would be left: the `enum`'s own refusal stands
+    for i in sorted(emptied):
+        where = jp.join(places[i], "enum")
+        w.losses[(where, "enum")] = Loss(w.target, where, "enum", w.losses[(where, "enum")].value,
+                                         *emptied_branch_said(w.target))
+    return [b for i, b in enumerate(branches) if i not in emptied]
+
+
+_NO_LOSS = Loss("", "", "", None, Action.LOWERED, Effect.NEUTRAL, "")
 
 
 def _boolean_schema(w: Walk, schema: bool, ptr: str, depth: int) -> Any:
@@ -292,6 +331,8 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         if not isinstance(value, list):
             return copy_json(value)
         branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value) if v is not _NEVER]
+        if key in ("anyOf", "oneOf") and mode.forbidden_members:
+            branches = _without_emptied(w, value, branches, kptr)
         if key == "oneOf" and mode.one_of == "anyOf":
             w.loss(kptr, key, value, Action.LOWERED, Effect.WIDENING,
                    f"`oneOf` becomes `anyOf` for {w.target}: \"exactly one\" is no longer enforced")
@@ -304,7 +345,7 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
     if key == "const" and mode.const == "enum":
         if "enum" in schema:
             return copy_json(value)
-        if mode.enum_ok([value]):
+        if mode.enum_ok([value]) and mode.forbids(value) is None:
             w.loss(kptr, key, value, Action.LOWERED, Effect.NEUTRAL,
                    f"`const` becomes a one-value `enum` for {w.target}")
             out["enum"] = [copy_json(value)]
@@ -316,6 +357,11 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
     if key == "enum" and mode.enum_refused(value, schema):
         folded["enum"] = value
         w.loss(kptr, key, value, *enum_said(mode, w.target))
+        return _DROP
+    if key == "enum" and mode.forbidden_members and isinstance(value, list):
+        return _allowed_members(w, value, kptr)
+    if mode.bound_refused(key, value):
+        w.loss(kptr, key, value, *bound_said(key, value, (mode.integer_range or (0, 0, ""))[2], w.target))
         return _DROP
     if key == "format" and isinstance(value, str) and not mode.format_ok(value, schema.get("type")):
         folded["format"] = value

@@ -3,6 +3,7 @@ the checks' scan (``facts.scanned_lowering``)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..losses import Action, Effect
@@ -73,3 +74,23 @@ def pattern_said(engine: str, error: str, target: str) -> Said:
 
     return (Action.FOLDED, Effect.WIDENING, f"{target} compiles `pattern` with {engine_label(engine)}, which refuses "
             f"this one ({error}); stated in the description instead")
+
+
+def member_said(value: Any, why: str, target: str) -> Said:
+    return (Action.DROPPED, Effect.NARROWING,
+            f"{target} rejects {json.dumps(value)} in an `enum` ({why}); left out, so it can no longer be sent")
+
+
+def members_said(target: str) -> Said:
+    return (Action.REJECTED, Effect.UNSATISFIABLE,
+            f"every member of this `enum` is a value {target} rejects: nothing is left to send")
+
+
+def bound_said(key: str, value: int, why: str, target: str) -> Said:
+    return (Action.DROPPED, Effect.WIDENING,
+            f"`{key}: {value}` is beyond the integers {target} takes ({why}); dropped")
+
+
+def emptied_branch_said(target: str) -> Said:
+    return (Action.DROPPED, Effect.NARROWING,
+            f"this branch only allows `enum` values {target} rejects: left out, the other branches kept")

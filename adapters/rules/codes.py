@@ -944,6 +944,51 @@ CONSUMER_TOOLS_UNSUPPORTED = _rule(
     '// a model with tool use, e.g. anthropic.claude-3-5-sonnet-20240620-v1:0',
 )
 
+CONSUMER_ENUM_VALUE = _rule(
+    "TC910",
+    "consumer-enum-value",
+    E,
+    "An `enum` holds a value a selected API or host rejects (an empty string, null).",
+    "xAI answers `Client specified an invalid argument` when an `enum` holds null (tailcallhq/forgecode#2809). "
+    "Where a provider itself rejects the value (Gemini: `enum[3]: cannot be empty`, Smana/runlore#40), "
+    "`convert` leaves the member out and reports the loss instead. " + _CONSUMER_WHY,
+    '{"type": "string", "enum": ["content", "count", null]}  // consumers = ["xai"]',
+    '{"anyOf": [{"type": "string", "enum": ["content", "count"]}, {"type": "null"}]}',
+)
+CONSUMER_INTEGER_RANGE = _rule(
+    "TC911",
+    "consumer-integer-range",
+    E,
+    "An integer bound is outside the range a selected API, host or model accepts.",
+    "Bedrock answers `input_schema: int too big to convert` for zod's bound 9007199254740991 "
+    "(tailcallhq/forgecode#3308). Where the provider's own profile states the range, `convert` drops the bound "
+    "and reports the loss instead. " + _CONSUMER_WHY,
+    '{"type": "string", "maxLength": 9007199254740991}',
+    '{"type": "string"}',
+)
+CONSUMER_TYPE_WITH_COMPOSITION = _rule(
+    "TC912",
+    "consumer-type-with-composition",
+    E,
+    "A schema node has both `type` and `anyOf`/`oneOf`, which a selected host refuses.",
+    "Gemini CLI answered `type and anyOf cannot be both populated` and registered none of the server's tools "
+    "(evcc-io/evcc#22400). " + _CONSUMER_WHY,
+    '{"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}',
+    '{"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}]}',
+)
+CONSUMER_BUDGET = _rule(
+    "TC913",
+    "consumer-budget",
+    E,
+    "A tool's schema is over a complexity budget of a provider or selected model (depth, `maxItems` added up, "
+    "`enum` text, size, properties).",
+    "Such a budget fails the whole request with an error that names no tool. Gemini 3 refused a tool whose "
+    "`maxItems` added up to 960 (googleapis/python-genai#2170). Budgets nobody documents are `observed`, and the "
+    "message says so; `toolcast convert --model` refuses a tool over its model's budget. " + _CONSUMER_WHY,
+    '{"type": "object", "properties": {"a": {"type": "array", "maxItems": 500}, "b": {"type": "array", "maxItems": 500}}}',  # noqa: E501
+    '{"type": "object", "properties": {"a": {"type": "array", "description": "at most 500 items"}, "b": {"type": "array"}}}',  # noqa: E501
+)
+
 # --- TC92x: consumers, continued: names after a host's prefix, rewrites per model family ------------------
 CONSUMER_NAME_CHARS = _rule(
     "TC920",

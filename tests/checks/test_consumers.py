@@ -38,9 +38,11 @@ def _raw_rules() -> list[tuple[str, dict[str, Any]]]:
         for fam in json.loads(path.read_text())["families"]:
             out += [(f"{path.name}:{fam['family']}", r) for r in fam["rules"]]
     for path in sorted((SCHEMAS / "providers").glob("*.json")):
-        limit = json.loads(path.read_text()).get("limits", {}).get("max_tools")
+        data = json.loads(path.read_text())
+        limit = data.get("limits", {}).get("max_tools")
         if limit is not None:
             out.append((f"{path.name}:limits.max_tools", limit))
+        out += [(f"{path.name}:rules", r) for r in data.get("rules", [])]
     return out
 
 
@@ -51,6 +53,7 @@ def test_every_rule_has_a_source_and_a_confidence() -> None:
     assert {"xai", "deepseek", "groq"} <= hosts
     assert {"copilot-cli", "copilot-jetbrains", "antigravity", "opencode", "cline", "librechat"} <= hosts
     assert len(rules) >= 25
+    assert {"gemini.json:rules", "bedrock.json:rules"} <= {where for where, _ in rules}  # provider-wide rules
     for where, rule in rules:
         sources = rule.get("source")
         assert isinstance(sources, list) and sources, f"{where}: {rule.get('id')} has no source"
@@ -179,3 +182,39 @@ def test_rule_targets_name_real_targets() -> None:
     for fam in c.model_families():
         for rule in fam.rules:
             assert set(rule.targets) <= set(TARGETS)
+
+
+def _provider_rules(target: str) -> list[dict[str, Any]]:
+    rules: list[dict[str, Any]] = json.loads((SCHEMAS / "providers" / f"{target}.json").read_text())["rules"]
+    return rules
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda r: r.pop("source"), "missing settings ['source']"),
+    (lambda r: r.pop("confidence"), "missing settings ['confidence']"),
+    (lambda r: r.__setitem__("source", ["a forum post"]), "`source` must list"),
+    (lambda r: r.__setitem__("members", ["zero"]), "`members` must list some of"),
+    (lambda r: r.__setitem__("members", []), "`members` must list some of"),
+])
+def test_a_provider_rule_is_held_to_the_same_form(change: Any, said: str) -> None:
+    """A provider profile's `rules` go through the consumers' loader: the same source and confidence checks."""
+    items = _provider_rules("gemini")
+    assert c.validate_provider_rules("gemini", items) == c.provider_rules("gemini")
+    bad = copy.deepcopy(items)
+    change(bad[0])
+    with pytest.raises(c.ConsumerProfileError, match=re.escape(said)):
+        c.validate_provider_rules("gemini", bad)
+
+
+@pytest.mark.parametrize(("rule", "said"), [
+    ({"rule": "integer_range", "min": 5, "max": 5}, "`min` must be below `max`"),
+    ({"rule": "integer_range", "min": 0}, "missing settings ['max']"),
+    ({"rule": "budget", "measure": "tokens", "max": 10}, "`measure` must be one of"),
+    ({"rule": "budget", "measure": "depth"}, "missing settings ['max']"),
+    ({"rule": "budget", "measure": "depth", "max": True}, "bad `max`"),
+    ({"rule": "type_with_composition", "keywords": ["anyOf"]}, "unknown settings ['keywords']"),
+])
+def test_value_rules_and_budgets_are_validated(rule: dict[str, Any], said: str) -> None:
+    base = {"id": "r", "effect": "rejected", "message": "m", "source": ["o/r#1"], "confidence": "observed"}
+    with pytest.raises(c.ConsumerProfileError, match=re.escape(said)):
+        c.parse_rule({**base, **rule}, "here")

@@ -249,6 +249,9 @@ def test_openai_strict_limits_refuse_what_the_checks_flag(params: dict[str, Any]
     ("gemini", {"name": "t", "parameters": {"type": "OBJECT", "properties": {"a": {"type": "INTEGER",
                                                                                    "enum": [1, 2]}}}},
      "gemini-schema"),
+    ("gemini", {"name": "t", "parameters": {"type": "OBJECT", "properties": {"a": {"type": "STRING",
+                                                                                   "enum": ["x", ""]}}}},
+     "gemini-schema"),  # Smana/runlore#40: "enum[3]: cannot be empty"
 ])
 def test_each_rule_refuses_what_its_source_says_the_provider_rejects(target: str, output: Any, rule: str) -> None:
     found = first_violation(target, output)

@@ -20,6 +20,8 @@ def test_every_profile_mode_reads_back_as_its_settings(target: str, key: str) ->
     settings = profile(target).modes[key]
     mode = profile_mode(target, key)
     for f in fields(Mode):
+        if f.metadata.get("derived"):
+            continue  # from the provider's rules, below
         name = JSON_NAMES.get(f.name, f.name)
         if name == "pattern_rules":
             continue  # the provider's own pattern rules, from its limits: below
@@ -43,6 +45,20 @@ def test_openai_strict_refuses_lookaround_and_both_modes_python_re() -> None:
         ("pattern-python-re", "python-re"), ("pattern-lookaround", "python-re-no-lookaround"))
     assert profile_mode("openai-responses", "non_strict").pattern_rules == (("pattern-python-re", "python-re"),)
     assert profile_mode("anthropic", "strict").pattern_rules == ()
+
+
+def test_the_provider_rules_a_mode_follows_come_from_its_profile() -> None:
+    """`forbidden_members` and `integer_range` are no profile mode's settings: each is a provider rule (with its
+    source), and every mode of that target follows it."""
+    assert set(profile_mode("gemini", "default").forbidden_members) == {"empty_string"}
+    assert "Smana/runlore#40" in profile_mode("gemini", "default").forbidden_members["empty_string"]
+    for key in ("strict", "non_strict"):
+        bounds = profile_mode("bedrock", key).integer_range
+        assert bounds is not None and bounds[:2] == (-2147483648, 2147483647)
+    assert not profile_mode("openai", "strict").forbidden_members and profile_mode("mistral", "strict").integer_range \
+        is None
+    with pytest.raises(ValueError, match="unknown mode settings"):
+        Mode.of({"forbidden_members": {"empty_string": "why"}})  # a profile mode cannot state it
 
 
 def test_return_values_are_neither_closed_nor_all_required() -> None:

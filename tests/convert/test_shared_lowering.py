@@ -188,7 +188,8 @@ TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "obje
                          "List[str]"])
 leaf = st.fixed_dictionaries({"type": TYPES | st.lists(TYPES, max_size=3)}) | st.booleans() | st.just({})
 values = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "b\x00", "date-time", "uuid",
-                                                                          "#/$defs/a", "#", "#/nowhere"])
+                                                                          "#/$defs/a", "#", "#/nowhere", "",
+                                                                          9007199254740991])
 
 
 def _node(kids: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -291,6 +292,23 @@ def test_equal_modes_share_one_walk() -> None:
     shared = _same_as_convert(tool, TargetOptions())
     # openai = openai-responses (strict); anthropic; gemini; gemini-json; mistral = mcp = bedrock (non-strict)
     assert shared.walks == 5
+
+
+@pytest.mark.parametrize(("member", "target", "dropped", "walks"), [
+    # Bedrock's integer range (tailcallhq/forgecode#3308): Bedrock walks apart from Mistral and MCP
+    ({"type": "string", "maxLength": 9007199254740991}, "bedrock", "/parameters/properties/m/maxLength", 6),
+    # Gemini's empty enum member (Smana/runlore#40): Gemini's mode is its own anyway
+    ({"type": "string", "enum": ["a", ""]}, "gemini", "/parameters/properties/m/enum/1", 5),
+])
+def test_a_targets_own_rules_are_not_shared_with_its_modes_twins(member: dict[str, Any], target: str, dropped: str,
+                                                                 walks: int) -> None:
+    """Bedrock's non-strict mode is Mistral's and MCP's, but only Bedrock's rules drop a bound: where a twin
+    walks too (the dirty type name), Bedrock walks apart instead of taking the twin's losses."""
+    tool = CanonicalTool(name="t", description="d", parameters={**PLAIN, "properties": {"q": {"type": "str"},
+                                                                                        "m": member}})
+    shared = _same_as_convert(tool, TargetOptions(strict=False))
+    assert dropped in [x.pointer for x in convert(tool, target, TargetOptions(strict=False)).losses]
+    assert shared.walks == walks
 
 
 @pytest.mark.parametrize("outcome", ["scanned", "walked"])

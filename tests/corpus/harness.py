@@ -395,6 +395,8 @@ def _gemini_rules(schema: Any, bad: Any) -> None:
             bad("gemini: ARRAY without items", where)
         if "enum" in node and (t != "STRING" or not all(isinstance(v, str) for v in node.get("enum") or [])):
             bad("gemini: enum on a non-STRING node", where)  # "enum: only allowed for STRING type"
+        if isinstance(node.get("enum"), list) and "" in node["enum"]:
+            bad("gemini: an empty enum member", where)  # "enum[3]: cannot be empty" (Smana/runlore#40)
         fmt = node.get("format")
         if isinstance(fmt, str) and isinstance(t, str) and fmt not in GEMINI_FORMATS.get(t, {fmt}):
             bad("gemini: unsupported format", f"{where}: {t} {fmt}")
