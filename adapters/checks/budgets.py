@@ -36,7 +36,7 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
         total = costs.per_request(target, model).tokens or 0  # a range (a Claude model not named): its low end
         crossed: Any = None
         for obj in objects:
-            tokens = costs.tool(obj.value, obj.shape, target, options, model, bool(config.targets_named)).tokens
+            tokens = costs.tool(obj.value, obj.shape, target, options, model, config.exact_targets).tokens
             if tokens is None:
                 continue  # a tool that cannot be converted has findings of its own
             total += tokens

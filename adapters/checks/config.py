@@ -101,9 +101,11 @@ class CheckConfig:
     #: The MCP server's name as the hosts know it (the prefix of host-prefixed tool names).
     server_name: str | None = None
 
-    def __post_init__(self) -> None:
-        if self.targets_named is None:
-            object.__setattr__(self, "targets_named", self.targets != TARGETS)
+    @property
+    def exact_targets(self) -> bool:
+        """``targets_named``, or when it was left out, whether ``targets`` is not every target: derived on each read,
+        so ``replace(config, targets=...)`` names the targets it sets."""
+        return self.targets != TARGETS if self.targets_named is None else self.targets_named
 
     def for_seed_registry(self) -> CheckConfig:
         """This configuration for tools seed 000's registry registers (tool executables): its registration rules
@@ -165,7 +167,7 @@ class CheckConfig:
         """A hashable summary, for caches keyed by configuration."""
         return (
             self.targets,
-            self.targets_named,
+            self.exact_targets,
             self.select,
             self.ignore,
             tuple(sorted((k, v.value if v else None) for k, v in self.severities.items())),

@@ -44,7 +44,7 @@ def choices(value: Any, shape: str | None, config: CheckConfig) -> tuple[Any, ..
     if tool is None:
         return None
     try:
-        return choose(tool, config.targets if config.targets_named else None, config.options_for, _converter())
+        return choose(tool, config.targets if config.exact_targets else None, config.options_for, _converter())
     except ToolcastError:
         return None
 
@@ -52,7 +52,7 @@ def choices(value: Any, shape: str | None, config: CheckConfig) -> tuple[Any, ..
 def judged_config(value: Any, shape: str | None, config: CheckConfig) -> CheckConfig:
     """``config`` with its targets the forms the tool is judged in, each with its strictness: unchanged when
     the user named the targets or the tool does not load."""
-    if config.targets_named:
+    if config.exact_targets:
         return config
     found = choices(value, shape, config)
     if found is None:
@@ -75,7 +75,7 @@ def sent_options(value: Any, shape: str | None, target: str, config: CheckConfig
     if tool is None:
         return options
     try:
-        strict = (named_strict(target, tool.overrides, tool.source_format, options) if config.targets_named
+        strict = (named_strict(target, tool.overrides, tool.source_format, options) if config.exact_targets
                   else sent_strict(tool, target, options, _converter()))
     except ToolcastError:
         return options

@@ -316,7 +316,7 @@ def _document_costs(analyzer: Any, text: str, report: Any, cfg: Any) -> Any:
     # Read as JSONC (a superset): what a comment or trailing comma breaks, the checks have reported already.
     parsed = analyzer.parse(text, jsonc=True)
     return document_costs(analyzer.token_costs, parsed.value, report.tools, cfg.targets, cfg.options_for, cfg.models,
-                          bool(cfg.targets_named))
+                          cfg.exact_targets)
 
 
 def _cost_line(shown: str, costs: Any) -> str:

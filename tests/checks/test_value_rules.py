@@ -55,9 +55,9 @@ def test_gemini_leaves_out_an_empty_enum_member_and_says_where() -> None:
     assert "" in json.dumps(convert(tool, "anthropic").output) and not \
         [x for x in convert(tool, "anthropic").losses if x.keyword == "enum"]
     # check says the same, at the same place, as the loss of that conversion (no second finding of the rule)
-    found = [f for f in _check(_runlore_tool()) if f.pointer == _OP + "/3"]
+    found = [f for f in _check(_runlore_tool(), targets_named=True) if f.pointer == _OP + "/3"]
     assert [f.target for f in found] == ["gemini"] and found[0].severity == Severity.WARNING
-    assert not [f for f in _check(_runlore_tool()) if f.code == CONSUMER_ENUM_VALUE]
+    assert not [f for f in _check(_runlore_tool(), targets_named=True) if f.code == CONSUMER_ENUM_VALUE]
 
 
 def test_the_member_left_out_is_the_one_change_and_its_loss_explains_it() -> None:
@@ -80,7 +80,7 @@ def test_an_enum_of_only_the_empty_string_is_refused_for_gemini() -> None:
     conv = convert(load_tools(tool)[0].tool, "gemini")
     assert not conv.ok and conv.refusal is not None and conv.refusal.pointer == "/parameters/properties/kind/enum"
     assert any(f.code.startswith("TC5") and f.severity == Severity.ERROR and f.target == "gemini"
-               for f in _check(tool))
+               for f in _check(tool, targets_named=True))
     tool["parameters"]["properties"]["kind"]["enum"] = ["", "shell", "prompt"]
     assert convert(load_tools(tool)[0].tool, "gemini").output["parameters"]["properties"]["kind"]["enum"] == \
         ["shell", "prompt"]
@@ -152,7 +152,7 @@ def test_bedrock_drops_zods_safe_integer_bounds() -> None:
     assert convert(tool, "mistral").output["function"]["parameters"]["properties"]["text"]["maxLength"] == \
         9007199254740991
     # check reports the same two losses for Bedrock, and no TC911 besides (the provider's rule is lowered)
-    found = _check(_zod_tool())
+    found = _check(_zod_tool(), targets_named=True)
     assert sorted(f.pointer for f in found if f.target == "bedrock" and "int too big" in f.message) == [
         "/inputSchema/properties/tags/maxItems", "/inputSchema/properties/text/maxLength"]
     assert not [f for f in found if f.code == CONSUMER_INTEGER_RANGE]

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from toolcast.adapters.targets import TARGETS
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "toolcast.server.cli", *args], capture_output=True, text=True,
@@ -32,11 +34,13 @@ def test_convert_to_gemini_never_writes_an_empty_enum_member(tmp_path: Path) -> 
     assert op["enum"] == ["reconcile", "resume", "suspend"]
     said = [line for line in done.stderr.splitlines() if "cannot be empty" in line]
     assert len(said) == 1 and "(dropped, narrowing)" in said[0]
-    # `check` tells the same story: one finding for gemini at that member, nothing for the other targets
-    done = run("check", "--format", "json", path)
+    # `check` with every form named tells the same story: one finding for gemini at that member, nothing for
+    # the other targets; by default Gemini is judged in `parametersJsonSchema`, which keeps the member
     member = "/parameters/properties/actions/items/properties/op/enum/3"
-    at = [r for r in json.loads(done.stdout) if r["pointer"] == member]
+    every = [arg for target in TARGETS for arg in ("--target", target)]
+    at = [r for r in json.loads(run("check", "--format", "json", *every, path).stdout) if r["pointer"] == member]
     assert [r["target"] for r in at] == ["gemini"], at
+    assert not [r for r in json.loads(run("check", "--format", "json", path).stdout) if r["pointer"] == member]
     # an enum of nothing Gemini takes: refused, nothing written
     path = _file(tmp_path, {"name": "t", "description": "d", "parameters": {
         "type": "object", "properties": {"kind": {"type": "string", "enum": [""]}}}})
