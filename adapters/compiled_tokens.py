@@ -11,7 +11,7 @@ never the other way."""
 
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -89,7 +89,7 @@ def _ranks(encoding: str) -> dict[bytes, int] | None:
         parts = gzip.decompress(path.read_bytes()).split()
     except OSError:
         return None
-    return dict(zip(map(base64.b64decode, parts[0::2]), map(int, parts[1::2]), strict=True))
+    return dict(zip(map(binascii.a2b_base64, parts[0::2]), map(int, parts[1::2]), strict=True))
 
 
 def compiled_counter(encoding: str, slow: Callable[[], Counter | None]) -> Counter | None:

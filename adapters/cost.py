@@ -29,6 +29,7 @@ from typing import Any
 
 from . import openai_prompt, tool_prompt
 from .jsonvalue import escape_lone_surrogates
+from .loading import is_name_only
 from .targets import TargetOptions
 
 #: What a user is told when the tokenizer is not installed.
@@ -149,6 +150,11 @@ def model_for(target: str, models: Sequence[str]) -> str | None:
     if pattern is None:
         return None
     return next((m for m in models if pattern.search(m.lower())), None)
+
+
+def follows_model(model: str) -> bool:
+    """Some target's estimate follows ``model`` (an OpenAI or Claude model name: ``model_for`` picks it)."""
+    return any(pattern.search(model.lower()) for pattern in _MODEL_OF.values())
 
 
 def method_for(target: str, model: str | None = None) -> Method:
@@ -389,7 +395,7 @@ class TokenCosts:
         if count is None:
             return Cost(target, None, method, UNAVAILABLE)
         options = options or TargetOptions()
-        if shape is None and isinstance(value, Mapping) and set(value) == {"name"} and isinstance(value["name"], str):
+        if shape is None and is_name_only(value):
             shape = "canonical"  # a declaration of a name only: valid (Gemini counts it), no shape to tell
         if method.recipe == "openai-namespace":
             options = _openai_mode(value, shape, target, options)
@@ -638,6 +644,7 @@ __all__ = [
     "ToolCosts",
     "bounded_count",
     "document_costs",
+    "follows_model",
     "method_for",
     "methods_dict",
     "model_for",
