@@ -37,7 +37,16 @@ PATTERNS: Mapping[str, str] = MappingProxyType({
         r"""\s+(?!\S)""",
         r"""\s+""",
     ]),
-    "cl100k_base": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+    "cl100k_base": "|".join([
+        r"""'(?i:[sdmt]|ll|ve|re)""",
+        r"""[^\r\n\p{L}\p{N}]?+\p{L}++""",
+        r"""\p{N}{1,3}+""",
+        r""" ?[^\s\p{L}\p{N}]++[\r\n]*+""",
+        r"""\s++$""",
+        r"""\s*[\r\n]""",
+        r"""\s+(?!\S)""",
+        r"""\s""",
+    ]),
 })
 SPECIAL: Mapping[str, Mapping[str, int]] = MappingProxyType({
     "o200k_base": MappingProxyType({"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),

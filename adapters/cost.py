@@ -477,11 +477,9 @@ class TokenCosts:
               model: str | None = None, tool_choice: str = "auto") -> Cost:
         """All ``tools`` (value, shape) in one request to ``target``, with what a request adds once; not
         available when any tool's estimate is not."""
-        last = Cost(target, 0, method_for(target, model))
         if not tools:
-            return last
-        for last in self.running(tools, target, options, model, tool_choice):
-            pass
+            return Cost(target, 0, method_for(target, model))
+        *_, last = self.running(tools, target, options, model, tool_choice)
         if last.uncounted:
             return Cost(target, None, last.method, last.reason)
         return last

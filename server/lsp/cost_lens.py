@@ -71,7 +71,8 @@ async def resolve_cost_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
                 tools = [(resolve(value, tool.pointer, None), tool.shape) for tool in report.tools]
                 shown = Cost(target, 0, method_for(target, model))
                 pause = time.monotonic() + SLICE
-                for shown in costs.running(tools, target, options, model):
+                for running in costs.running(tools, target, options, model):
+                    shown = running
                     if time.monotonic() > pause:
                         await asyncio.sleep(YIELD)  # let edits and other requests in
                         pause = time.monotonic() + SLICE
