@@ -249,3 +249,26 @@ def test_check_cost_takes_a_claude_api_model_name_and_refuses_an_unknown_one(tmp
     code, _, err = _cli(tmp_path, "check", "--cost", "--target", "anthropic", "--model", "nonsense-7",
                         "t.tools.json")
     assert code == 2 and "unknown model 'nonsense-7'" in err and "gpt-4o" in err
+
+
+def test_one_running_total_behind_the_total_the_budgets_and_the_lens() -> None:
+    """``TokenCosts.running``: after each tool, what a request adds once plus every tool so far; its last figure
+    is ``total``; a tool that cannot be converted is left out and counted as such (``total`` then has none)."""
+    tools = [(p.tools[0], "openai") for p in PAIRS if p.provider == "openai" and p.tools][:6]
+    costs = TokenCosts()
+    steps = list(costs.running(tools, "openai"))
+    base = costs.per_request("openai").tokens
+    assert base is not None and len(steps) == len(tools)
+    running = base
+    for (value, shape), step in zip(tools, steps, strict=True):
+        tokens = costs.tool(value, shape, "openai").tokens
+        assert tokens is not None
+        running += tokens
+        assert step.tokens == running and step.uncounted == 0
+    assert costs.total(tools, "openai") == steps[-1]
+    broken = [*tools[:2], ({"not": "a tool"}, None), tools[2]]
+    steps = list(costs.running(broken, "openai"))
+    assert [s.uncounted for s in steps] == [0, 0, 1, 1]
+    assert steps[-1].tokens == base + sum(costs.tool(v, s, "openai").tokens or 0 for v, s in tools[:3])
+    total = costs.total(broken, "openai")
+    assert total.tokens is None and "cannot be converted" in total.reason
