@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -347,6 +348,7 @@ class TokenCosts:
         from .lru import Table
 
         self._counters: dict[str, Counter | None] = {}
+        self._loading = threading.Lock()
         self._counts: Table[tuple[Any, ...], tuple[int, str]] = Table(size)
         # By the parsed object's identity (kept with its count, so the id stays its own): an incremental
         # re-parse keeps the objects of the tools an edit did not touch, and parsed values are never
@@ -359,8 +361,11 @@ class TokenCosts:
         """``encoding``'s counter, remembering the count of each text (OpenAI Chat and Responses count the
         same rendering; an unchanged tool under another option counts the same text)."""
         if encoding not in self._counters:
-            count = _load_counter(encoding)
-            self._counters[encoding] = None if count is None else self._remembered(count)
+            # The language server loads an encoding in a thread (the lenses resolved at once): one load each.
+            with self._loading:
+                if encoding not in self._counters:
+                    count = _load_counter(encoding)
+                    self._counters[encoding] = None if count is None else self._remembered(count)
         return self._counters[encoding]
 
     def _remembered(self, count: Counter) -> Counter:
