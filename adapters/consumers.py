@@ -18,8 +18,9 @@ from .errors import ToolcastError
 from .targets import TARGETS
 
 CONFIDENCES = ("documented", "observed", "unclear")
-#: What the consumer does with a tool or request that breaks the rule.
-EFFECTS = ("rejected", "dropped", "truncated", "renamed")
+#: What the consumer does with a tool or request that breaks the rule (stripped: part of the schema, such as a
+#: keyword, removed before the model sees it).
+EFFECTS = ("rejected", "dropped", "truncated", "renamed", "stripped")
 #: Rule kinds, with their own settings and the JSON types each accepts (the common ones are in ``_COMMON``).
 RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "max_tools": {"max": (int,)},
@@ -30,14 +31,27 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "strict": {},
     "strict_keywords": {"keywords": (list,)},
     "tool_use": {},
+    # The name as the host formats it (``{server}``, ``{tool}``) must match ``pattern`` (a provider's characters).
+    "name_chars": {"format": (str,), "pattern": (str,), "server_prefix_max": (int,), "lowercase_server": (bool,)},
+    # Keywords the consumer removes (or rejects) wherever they appear, strict or not.
+    "keywords": {"keywords": (list,)},
+    # Schema descriptions (every node's) longer than ``max`` characters.
+    "description_length": {"max": (int,)},
+    # A node whose `type` is a list with "null" and one of ``containing`` (only array `items` with ``in_items``;
+    # with ``min_types``, at least that many types besides "null").
+    "type_list": {"containing": (list,), "in_items": (bool,), "min_types": (int,)},
 })
 _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),
     "typed_nodes": frozenset({"mode"}), "strict_keywords": frozenset({"keywords"}),
+    "name_chars": frozenset({"format", "pattern"}), "keywords": frozenset({"keywords"}),
+    "description_length": frozenset({"max"}), "type_list": frozenset({"containing"}),
 })
 _COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
     "id": (str,), "rule": (str,), "effect": (str,), "message": (str,), "source": (list,), "confidence": (str,),
     "targets": (list,),
+    # A pattern over model names: the rule holds only when a model it matches is named (``--model``).
+    "models": (str,),
 })
 _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"draft": ("draft-07",), "mode": ("gemini-cli", "all")})
 #: A source is a docs URL, ``owner/repo#N`` (issue or pull request) or ``owner/repo@commit path``.
@@ -67,6 +81,8 @@ class ConsumerRule:
     settings: Mapping[str, Any]
     #: The provider targets the rule concerns (empty: whatever the consumer sends to).
     targets: tuple[str, ...] = ()
+    #: A pattern over model names: the rule holds only when a model it matches is named (None: always).
+    models: str | None = None
 
     def cite(self) -> str:
         """``source, source (confidence)`` for a finding's message."""
@@ -84,6 +100,8 @@ class Consumer:
     over: str | None = None
     match: re.Pattern[str] | None = None
     examples: tuple[str, ...] = ()
+    #: A host's model picker: the providers whose models the user can choose (``--model`` names one of them).
+    sends_to: tuple[str, ...] = ()
 
 
 def _need(ok: bool, where: str, what: str) -> None:
@@ -116,14 +134,28 @@ def parse_rule(data: Any, where: str) -> ConsumerRule:
     _need(all(t in TARGETS for t in targets), where, f"`targets` must name targets of {list(TARGETS)}")
     for key, choices in _CHOICES.items():
         _need(key not in data or data[key] in choices, where, f"`{key}` must be one of {list(choices)}")
-    if kind == "strict_keywords":
+    if kind in ("strict_keywords", "keywords"):
         _need(all(isinstance(k, str) for k in data["keywords"]), where, "`keywords` must be strings")
-    if kind == "name_length":
+    if kind in ("name_length", "name_chars"):
         _need("{tool}" in data["format"] and set(re.findall(r"{(\w*)}", data["format"])) <= {"server", "tool"},
               where, "`format` uses {server} and {tool}")
+    if kind == "type_list":
+        _need(bool(data["containing"]) and all(isinstance(t, str) for t in data["containing"]), where,
+              "`containing` must list type names")
+    for key in ("pattern", "models"):
+        if key in data:
+            _need(_compiles(data[key]), where, f"`{key}` must be a regular expression")
     settings = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k not in _COMMON}
     return ConsumerRule(data["id"], kind, data["effect"], data["message"], tuple(sources), data["confidence"],
-                        MappingProxyType(settings), tuple(targets))
+                        MappingProxyType(settings), tuple(targets), data.get("models"))
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
 
 
 def _rules(items: Any, where: str) -> tuple[ConsumerRule, ...]:
@@ -169,14 +201,18 @@ def consumer_names() -> tuple[str, ...]:
 def validate_consumer(name: str, data: Any) -> Consumer:
     where = f"schemas/consumers/{name}.json"
     _need(isinstance(data, dict), where, "a profile must be an object")
-    unknown = sorted(set(data) - {"consumer", "display_name", "kind", "over", "rules"})
+    unknown = sorted(set(data) - {"consumer", "display_name", "kind", "over", "sends_to", "rules"})
     _need(not unknown, where, f"unknown keys {unknown}")
     _need(data.get("consumer") == name, where, "`consumer` must name the file")
     _need(isinstance(data.get("display_name"), str), where, "`display_name` must be a string")
     _need(data.get("kind") in ("host", "api"), where, "`kind` must be host or api")
     over = data.get("over")
     _need(over is None or over in TARGETS, where, "`over` must name a target")
-    return Consumer(name, data["display_name"], data["kind"], _rules(data.get("rules"), where), over)
+    sends_to = data.get("sends_to", [])
+    _need(isinstance(sends_to, list) and all(t in TARGETS for t in sends_to), where,
+          f"`sends_to` must list targets of {list(TARGETS)}")
+    return Consumer(name, data["display_name"], data["kind"], _rules(data.get("rules"), where), over,
+                    sends_to=tuple(sends_to))
 
 
 def validate_models(provider: str, data: Any) -> tuple[Consumer, ...]:
@@ -234,6 +270,53 @@ def model_family(model: str) -> Consumer:
     raise UnknownConsumer(f"unknown model {model!r}; known families (examples): {known_models()}")
 
 
+#: Model names by the provider that serves them, when no model family profile says it.
+MODEL_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("gemini", "gemini"), ("vertex/gemini", "gemini"), ("claude", "anthropic"), ("anthropic.", "anthropic"),
+    ("gpt", "openai"), ("o1", "openai"), ("o3", "openai"), ("o4", "openai"), ("codex", "openai"),
+    ("mistral", "mistral"), ("codestral", "mistral"), ("magistral", "mistral"), ("devstral", "mistral"))
+
+
+def model_provider(model: str) -> str | None:
+    """The provider target serving ``model``: its family's (``over``), else the one its name starts with."""
+    try:
+        return model_family(model).over
+    except UnknownConsumer:
+        pass
+    bare = model.lower()
+    return next((target for prefix, target in MODEL_PREFIXES if bare.startswith(prefix)), None)
+
+
+def check_model(model: str, hosts: tuple[str, ...] = ()) -> None:
+    """``UnknownConsumer`` unless ``model`` names a model family, or a model whose provider one of the selected
+    ``hosts`` lets the user pick (``sends_to``): ``--for vscode --model gpt-4.1`` is judged with the rules VS
+    Code applies to GPT models, while a model nothing knows (a typo) is refused with the known names."""
+    try:
+        model_family(model)
+        return
+    except UnknownConsumer:
+        provider = model_provider(model)
+        if provider is not None and any(provider in consumer(h).sends_to for h in hosts):
+            return
+        pickers = [n for n in consumer_names() if consumer(n).sends_to]
+        raise UnknownConsumer(f"unknown model {model!r}; known families (examples): {known_models()}; with a "
+                              f"host that offers its provider's models ({', '.join(pickers)}), any model of "
+                              "that provider") from None
+
+
+def sent_targets(hosts: tuple[str, ...], models: tuple[str, ...]) -> tuple[str, ...]:
+    """The provider targets the named hosts send the named models' tools to (empty unless both are named):
+    what ``--for HOST --model MODEL`` is checked for when no target is given."""
+    if not hosts:
+        return ()
+    return tuple(dict.fromkeys(t for t in map(model_provider, models) if t is not None))
+
+
+def model_named(rule: ConsumerRule, models: tuple[str, ...]) -> bool:
+    """Whether ``rule`` holds for the named models: always, unless it has a ``models`` pattern none matches."""
+    return rule.models is None or any(re.search(rule.models, m) for m in models)
+
+
 @dataclass(frozen=True)
 class ProviderToolLimit:
     """A provider's own limit on tools per request (``limits.max_tools`` of a provider profile)."""
@@ -245,7 +328,7 @@ class ProviderToolLimit:
 def provider_tool_limit(target: str) -> ProviderToolLimit | None:
     from .providers import profile
 
-    data = profile(target).limits.get("max_tools")
+    data = profile(target).limits.max_tools
     if data is None:
         return None
     return ProviderToolLimit(target, parse_rule({"id": "max-tools", "rule": "max_tools", **dict(data)},

@@ -16,6 +16,7 @@ from typing import Any
 from .errors import ConversionError, ToolcastError
 from .listing import listed
 from .modes import settings_problem
+from .provider_limits import LimitsError, ProviderLimits, read_limits
 from .targets import TARGETS, TargetOptions
 
 
@@ -80,7 +81,7 @@ class ProviderProfile:
     target: str
     display_name: str
     names: NameRule
-    limits: Mapping[str, Any]
+    limits: ProviderLimits
     default_mode: str
     modes: Mapping[str, Mapping[str, Any]]
     #: Each mode's settings as canonical JSON: equal for equal modes of any target, so a walk of one can
@@ -132,7 +133,11 @@ def _validate(target: str, data: Any) -> ProviderProfile:
         need(problem is None, f"mode {key}: {problem}")
     limit = desc.get("max_length")
     rule = NameRule(target, pattern, name["max_length"], limit if isinstance(limit, int) else None)
-    return ProviderProfile(target, data["display_name"], rule, MappingProxyType(dict(data.get("limits") or {})),
+    try:
+        limits = read_limits(data.get("limits"))
+    except LimitsError as exc:
+        raise ProfileError(f"schemas/providers/{target}.json: {exc}") from None
+    return ProviderProfile(target, data["display_name"], rule, limits,
                            data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
                            MappingProxyType({k: json.dumps(v, sort_keys=True, separators=(",", ":"))
                                              for k, v in modes.items()}))

@@ -25,7 +25,7 @@ from typing import Any
 from . import pointer as jp
 from .checks.config import CheckConfig
 from .checks.consumer_checks import active, prefixed_name, tool_raws
-from .consumers import Consumer, consumer, model_family
+from .consumers import MODEL_PREFIXES, Consumer, consumer, model_family, model_provider
 from .convert import Conversion, convert
 from .cost import TokenCosts
 from .errors import ToolcastError
@@ -34,6 +34,7 @@ from .loading import load_tools
 from .losses import Action, Loss
 from .messages import ToolCall, argument_errors, to_canonical_call
 from .model import CanonicalTool
+from .rules.codes import CONSUMER_NAME_CHARS
 from .targets import TargetOptions
 
 #: The provider dialect a host's tools reach when no model is named: the provider of its default model.
@@ -42,12 +43,17 @@ from .targets import TargetOptions
 HOST_DIALECTS: Mapping[str, str] = MappingProxyType({
     "gemini-cli": "gemini", "claude-code": "anthropic", "claude-desktop": "anthropic", "codex-cli": "openai",
     "vscode": "openai", "cursor": "openai", "windsurf": "openai", "zed": "anthropic", "roo-code": "anthropic",
+    # Copilot CLI starts on Claude Sonnet ("By default, copilot utilizes Claude Sonnet 4.5", its README at
+    # github/copilot-cli@02287ec1); --model picks GPT or Gemini instead.
+    "copilot-cli": "anthropic",
+    # Copilot for JetBrains: Copilot's models and service, as VS Code's Copilot above.
+    "copilot-jetbrains": "openai",
+    # Google's own agent IDE runs Gemini models unless the user picks another; reports of Gemini's schema
+    # errors name it among the Gemini clients (stape-io/stape-mcp-server#35).
+    "antigravity": "gemini",
+    # Bring-your-own-provider hosts: no default model, so OpenAI's Chat dialect, as for Cursor and Windsurf.
+    "opencode": "openai", "cline": "openai", "librechat": "openai",
 })
-#: Model names by the provider that serves them, when no model family profile says it.
-_MODEL_PREFIXES = (("gemini", "gemini"), ("vertex/gemini", "gemini"), ("claude", "anthropic"),
-                   ("anthropic.", "anthropic"), ("gpt", "openai"), ("o1", "openai"), ("o3", "openai"),
-                   ("o4", "openai"), ("codex", "openai"), ("mistral", "mistral"), ("codestral", "mistral"),
-                   ("magistral", "mistral"), ("devstral", "mistral"))
 #: When the selection reaches several dialects, tools are lowered for the one with the fewest schema words.
 _STRICTEST = ("gemini", "openai", "mistral", "anthropic", "bedrock")
 #: What the served MCP tool keeps of the server's tool besides its name, description and input schema.
@@ -224,15 +230,10 @@ def dialect(settings: ProxySettings) -> str:
 
 
 def _model_dialect(model: str) -> str:
-    if _family_of(model):
-        over = model_family(model).over
-        if over in _STRICTEST:
-            return str(over)
-    bare = model.lower()
-    for prefix, target in _MODEL_PREFIXES:
-        if bare.startswith(prefix):
-            return target
-    known = ", ".join(sorted({p + "…" for p, _ in _MODEL_PREFIXES}))
+    provider = model_provider(model)
+    if provider in _STRICTEST:
+        return str(provider)
+    known = ", ".join(sorted({p + "…" for p, _ in MODEL_PREFIXES}))
     raise ProxySettingsError(f"unknown model {model!r}: name one starting with {known} (or give --target)")
 
 
@@ -246,7 +247,7 @@ def lower_tools(tools: Sequence[Mapping[str, Any]], settings: ProxySettings, ser
     selection(settings)  # unknown names are the error, before anything is lowered
     target = dialect(settings)
     config = CheckConfig(targets=(target,), consumers=settings.hosts,
-                         models=tuple(m for m in settings.models if _family_of(m)),
+                         models=settings.models,  # a family's rules, and a host's rules for the model
                          server_name=settings.server_name or server)
     name_rules = [r for _, r in active(config) if r.kind == "name_length"]
     served: list[ServedTool] = []
@@ -301,8 +302,10 @@ def _lower_one(raw: Mapping[str, Any], target: str, config: CheckConfig, name_ru
     wire = _wire_name(conversion.output) or name
     served_name = _fit_name(wire, name, name_rules, config.server_name or "x", taken)
     served = _served_tool(raw, conversion, served_name)
+    # A name's characters after the host's prefix come from the server's name in the host's configuration (the
+    # served name is the provider's sanitised one): not the tool's fault, and not the proxy's to change.
     broken = [r for r in tool_raws(served, "mcp", _MCP_FIELDS, served_name, config)
-              if r.data.get("severity") == "error"]
+              if r.data.get("severity") == "error" and r.code != CONSUMER_NAME_CHARS]
     if broken:
         return LeftOut(name, "breaks " + "; ".join(f"{r.pointer or '/'}: {r.message}" for r in broken))
     return ServedTool(served_name, name, served, _served_losses(conversion.losses), tool, conversion)

@@ -48,26 +48,13 @@ def check(source: Any, *, targets: Sequence[str] | None = None, select: Sequence
     JSON/JSONC text when it starts with ``{``, ``[`` or a comment and a file's path otherwise; or a tool value
     (dict, list or SDK object). ``targets`` narrows the providers checked, ``select``/``ignore`` the rule codes
     or code prefixes, as ``toolcast check --target/--select/--ignore`` do."""
-    from toolcast.adapters.checks import (
-        CheckConfig,
-        Located,
-        Positions,
-        check_document,
-        config_findings,
-        load_config,
-        record,
-    )
+    from toolcast.adapters.checks import CheckConfig, check_document, load_config, located_config, located_in, record
 
     shown, text, path = _document(source)
     config, problems = load_config(path.parent) if path is not None else (CheckConfig(), [])
     config = _narrowed(config, targets, select, ignore)
     report = check_document(text, path=None if path is None else str(path), config=config)
-    located = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems), strict=True)]
-    pos = Positions(text)
-    for finding in report.findings:
-        line, col = pos.line_col(finding.span[0])
-        end_line, end_col = pos.line_col(finding.span[1])
-        located.append(Located(shown, finding, line + 1, col + 1, end_line + 1, end_col + 1))
+    located = located_config(problems) + located_in(shown, text, report.findings)
     return tuple(_public(record(item)) for item in located)
 
 

@@ -86,6 +86,9 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "adapters/listing.py": ("tests/checks/test_names.py", "tests/adversarial/test_output_costs.py"),
     # Tables read at import: every test of their package runs them.
     "adapters/checks/target_rules.py": ("tests/checks/test_limits.py", "tests/checks/test_rules.py"),
+    "adapters/schema_keywords.py": ("tests/test_schema_keywords.py", "tests/convert/test_walker_exact.py"),
+    "adapters/provider_limits.py": ("tests/checks/test_provider_limits.py", "tests/checks/test_limits.py"),
+    "adapters/rules/quoted.py": ("tests/checks/test_provider_limits.py", "tests/checks/test_limits_doc.py"),
     "adapters/convert/keywords.py": ("tests/convert/test_walker_exact.py", "tests/convert/test_shared_lowering.py"),
     "adapters/convert/lowered.py": ("tests/convert/test_walker_exact.py", "tests/convert/test_shared_lowering.py"),
 }

@@ -46,6 +46,7 @@ SLOW_TESTS = (
     "reliability/test_positions.py::test_server_ranges_are_inside_and_on_boundaries",
     "convert/test_targets.py::test_hostile_depth_is_rejected_without_recursion_error",
     "convert/test_shared_lowering.py::test_every_corpus_tool_gets_the_walkers_losses_strict_and_not",
+    "reports/test_reports.py::test_report_through_the_command_line",
 )
 
 

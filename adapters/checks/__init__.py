@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     )
     from .engine import config_findings, too_large_report
     from .files import is_tool_file_name, tool_files_under, walk_files
-    from .formats import Located, as_github, as_human, as_json, as_sarif, record
+    from .formats import Located, as_github, as_human, as_json, as_sarif, located_config, located_in, record
     from .losses import changes_meaning, conversions, loss_place
     from .names import NameIndex
     from .positions import Positions
@@ -44,7 +44,7 @@ _WHERE = {
     "config_findings": "engine", "too_large_report": "engine",
     "is_tool_file_name": "files", "tool_files_under": "files", "walk_files": "files",
     "Located": "formats", "as_github": "formats", "as_human": "formats", "as_json": "formats",
-    "as_sarif": "formats", "record": "formats",
+    "as_sarif": "formats", "located_config": "formats", "located_in": "formats", "record": "formats",
     "changes_meaning": "losses", "conversions": "losses", "loss_place": "losses", "NameIndex": "names",
     "Positions": "positions", "is_request": "request_checks",
     "PARAMETERS_MISSING": "..rules.codes",
@@ -88,6 +88,8 @@ __all__ = [
     "is_request",
     "is_tool_file_name",
     "load_config",
+    "located_config",
+    "located_in",
     "loss_place",
     "record",
     "rule_url",

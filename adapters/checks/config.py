@@ -349,10 +349,14 @@ def _budgets(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]
 def consumer_settings(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, Any]:
     """``consumers``, ``models`` and ``server_name``; an unknown host or model is a TC703 problem naming the
     known ones, and is left out."""
-    from ..consumers import UnknownConsumer, consumer, model_family
+    from ..consumers import UnknownConsumer, check_model, consumer
 
     out: dict[str, Any] = {}
-    for key, lookup in (("consumers", consumer), ("models", model_family)):
+
+    def model(name: str) -> None:  # a model family's, or one the selected hosts let the user pick
+        check_model(name, out.get("consumers", ()))
+
+    for key, lookup in (("consumers", consumer), ("models", model)):
         if key not in data:
             continue
         listed = _str_list(data[key], source, key, problems)

@@ -7,20 +7,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
 from .. import pointer as jp
-from ..consumers import Consumer, ConsumerRule, consumer, model_family, provider_tool_limit
+from ..consumers import (
+    Consumer,
+    ConsumerRule,
+    UnknownConsumer,
+    consumer,
+    model_family,
+    model_named,
+    provider_tool_limit,
+)
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
     CONSUMER_ARRAY_ITEMS,
+    CONSUMER_DESCRIPTION_LENGTH,
+    CONSUMER_KEYWORD,
     CONSUMER_META_SCHEMA,
+    CONSUMER_NAME_CHARS,
     CONSUMER_NAME_LENGTH,
     CONSUMER_STRICT_KEYWORD,
     CONSUMER_STRICT_UNSUPPORTED,
     CONSUMER_TOOL_COUNT,
     CONSUMER_TOOLS_UNSUPPORTED,
+    CONSUMER_TYPE_LIST,
     CONSUMER_UNTYPED_SCHEMA,
     PROVIDER_TOOL_COUNT,
 )
@@ -35,25 +48,37 @@ _PER_RULE = 10
 #: Without a configured server name, host prefixes are measured with the shortest one (a single character).
 _SHORTEST_SERVER = "x"
 _EFFECT_TEXT: Mapping[str, str] = MappingProxyType(
-    {"rejected": "rejected", "dropped": "left out", "truncated": "cut", "renamed": "renamed"})
+    {"rejected": "rejected", "dropped": "left out", "truncated": "cut", "renamed": "renamed",
+     "stripped": "removed"})
 
 
 def severity(rule: ConsumerRule) -> Severity:
-    """Rejected or left out: error; cut silently: warning; renamed: info. An unclear rule is never an error."""
-    level = {"rejected": Severity.ERROR, "dropped": Severity.ERROR, "truncated": Severity.WARNING}.get(
-        rule.effect, Severity.INFO)
+    """Rejected or left out: error; cut or removed silently: warning; renamed: info. An unclear rule is never an
+    error."""
+    level = {"rejected": Severity.ERROR, "dropped": Severity.ERROR, "truncated": Severity.WARNING,
+             "stripped": Severity.WARNING}.get(rule.effect, Severity.INFO)
     return Severity.WARNING if rule.confidence == "unclear" and level == Severity.ERROR else level
 
 
 def _selected(consumers: tuple[str, ...], models: tuple[str, ...]) -> tuple[Consumer, ...]:
-    return tuple(consumer(n) for n in consumers) + tuple(model_family(m) for m in models)
+    """The hosts and APIs, and the families of the models that have one (a model named for a host's picker,
+    such as `gpt-4.1` for VS Code, has only the host's rules for it)."""
+    return tuple(consumer(n) for n in consumers) + tuple(f for f in map(_family, models) if f is not None)
+
+
+def _family(model: str) -> Consumer | None:
+    try:
+        return model_family(model)
+    except UnknownConsumer:
+        return None
 
 
 def active(config: CheckConfig) -> Iterator[tuple[Consumer, ConsumerRule]]:
-    """The rules of the selected consumers that concern the configured targets."""
+    """The rules of the selected consumers that concern the configured targets and the named models."""
     for who in _selected(config.consumers, config.models):
         for rule in who.rules:
-            if not rule.targets or any(t in config.targets for t in rule.targets):
+            if (not rule.targets or any(t in config.targets for t in rule.targets)) and \
+                    model_named(rule, config.models):
                 yield who, rule
 
 
@@ -79,8 +104,11 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
     converted: dict[str, Any] = {}  # target -> the parameters as converted for it (each converted once)
     for who, rule in rules:
         label = who.display_name
-        if rule.kind == "name_length" and name is not None:
-            out.extend(_name_length(who, rule, name, name_ptr, config.server_name))
+        named = _as_the_host_sends(rules, who, rule) if name is not None else None
+        if rule.kind == "name_length" and named is not None and name is not None:
+            out.extend(_name_length(who, named, name, name_ptr, config.server_name))
+        elif rule.kind == "name_chars" and named is not None and name is not None:
+            out.extend(_name_chars(who, named, name, name_ptr, config.server_name))
         elif rule.kind == "strict" and _asks_strict(value, name_ptr, config, rule.targets or _over(who)):
             out.append(_raw(CONSUMER_STRICT_UNSUPPORTED, who.name, rule,
                             f"{label}: the tool is sent with `strict`, which this model rejects",
@@ -98,14 +126,32 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
     return out
 
 
+def _as_the_host_sends(rules: Sequence[tuple[Consumer, ConsumerRule]], who: Consumer,
+                       rule: ConsumerRule) -> ConsumerRule | None:
+    """A model family's rule on the bare name, measured on the name a selected host sends instead (its prefix
+    and the server's name included: Gemini 2's 64 characters hold for Copilot CLI's `<server>-<tool>`); None when
+    that host cuts or renames the name to fit already (VS Code, Zed, Gemini CLI, Codex CLI)."""
+    if who.kind != "model" or rule.kind not in ("name_length", "name_chars") or rule.settings["format"] != "{tool}":
+        return rule
+    host = next((r for w, r in rules if w.kind == "host" and r.kind == "name_length"), None)
+    if host is None:
+        return rule
+    if rule.kind == "name_length" and host.effect in ("truncated", "renamed") and \
+            int(host.settings["max"]) <= int(rule.settings["max"]):
+        return None
+    kept = {k: host.settings[k] for k in ("format", "server_prefix_max", "lowercase_server") if k in host.settings}
+    return replace(rule, settings=MappingProxyType({**rule.settings, **kept}))
+
+
 def _sent_passes(who: Consumer, rule: ConsumerRule, value: Any, shape: str, config: CheckConfig,
                  converted: dict[str, Any]) -> bool:
     """Whether the schema toolcast sends passes ``rule``: a model's rule for a target (Gemini's types on every
     node) is judged on the parameters as converted for that target, not as written; the findings are then
-    placed on the source (``_SCHEMA_RULES`` run on it). False for a rule without a configured target, or a tool
-    that does not convert: the source is judged."""
+    placed on the source (``_SCHEMA_RULES`` run on it). False for a rule without a configured target, a host's
+    rule (a host sends the schema the server wrote, whichever model it picks), or a tool that does not convert:
+    the source is judged."""
     target = next((t for t in rule.targets if t in config.targets), None)
-    if target is None:
+    if target is None or who.kind == "host":
         return False
     if target not in converted:
         converted[target] = _converted_parameters(value, shape, target, config)
@@ -176,6 +222,25 @@ def _name_length(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, se
     what += f", and is {_EFFECT_TEXT[rule.effect]}"
     return [_raw(CONSUMER_NAME_LENGTH, who.name, rule, what, name_ptr, target=_first(rule.targets),
                  sent_name=full, length=len(full), limit=limit)]
+
+
+def _name_chars(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, server: str | None) -> list[Raw]:
+    pattern = str(rule.settings["pattern"])
+    full = prefixed_name(rule, name, server or _SHORTEST_SERVER)
+    if re.fullmatch(pattern, full):
+        return []
+    bad = sorted({c for c in full if not re.fullmatch(pattern, c)})
+    shown = ", ".join(repr(c) for c in bad) if bad else "its form"
+    if "{server}" not in str(rule.settings["format"]):
+        what = f"{who.display_name}: the name has {shown}, outside `{pattern}`"
+    elif server:
+        what = (f"{who.display_name}: the name becomes `{full}` with server name {server!r}, and {shown} is "
+                f"outside `{pattern}`")
+    else:
+        what = (f"{who.display_name}: the name has {shown}, outside `{pattern}` even with a one-character server "
+                f"name (set `server_name` to check the real prefix)")
+    return [_raw(CONSUMER_NAME_CHARS, who.name, rule, what, name_ptr, target=_first(rule.targets), sent_name=full,
+                 characters=bad)]
 
 
 def _array_items(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
@@ -264,15 +329,63 @@ def _typed_nodes(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr:
     return out
 
 
+def _keyword_places(params: dict[str, Any], keywords: Sequence[str], own_nodes: bool = False) -> list[tuple[str, str]]:
+    """(pointer of the node, keyword) for each of ``keywords`` in the schema, at most ``_PER_RULE`` nodes' worth;
+    ``own_nodes`` leaves out the nodes under `$defs`/`definitions`."""
+    out: list[tuple[str, str]] = []
+    for rel, node, _depth in subschemas(params):
+        if own_nodes and {"$defs", "definitions"} & set(jp.parts(rel)):
+            continue
+        out.extend((rel, key) for key in keywords if key in node)
+        if len(out) >= _PER_RULE:
+            break
+    return out
+
+
 def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
-    keywords = tuple(rule.settings["keywords"])
+    return [_raw(CONSUMER_STRICT_KEYWORD, who.name, rule, f"{who.display_name}: `{key}` in a strict tool",
+                 jp.join(ptr + rel, key), "key", target=_first(rule.targets) or who.over)
+            for rel, key in _keyword_places(params, tuple(rule.settings["keywords"]))]
+
+
+def _keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    # Copilot's normalizer walks the schema's own nodes, not its definitions
+    return [_raw(CONSUMER_KEYWORD, who.name, rule, f"{who.display_name}: `{key}`", jp.join(ptr + rel, key), "key",
+                 target=_first(rule.targets))
+            for rel, key in _keyword_places(params, tuple(rule.settings["keywords"]), own_nodes=True)]
+
+
+def _description_length(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    limit = int(rule.settings["max"])
     out = []
     for rel, node, _depth in subschemas(params):
-        for key in keywords:
-            if key in node:
-                out.append(_raw(CONSUMER_STRICT_KEYWORD, who.name, rule,
-                                f"{who.display_name}: `{key}` in a strict tool", jp.join(ptr + rel, key), "key",
-                                target=_first(rule.targets) or who.over))
+        text = node.get("description")
+        if isinstance(text, str) and len(text) > limit:
+            out.append(_raw(CONSUMER_DESCRIPTION_LENGTH, who.name, rule,
+                            f"{who.display_name}: a description of {len(text)} characters (at most {limit})",
+                            jp.join(ptr + rel, "description"), target=_first(rule.targets), length=len(text),
+                            limit=limit))
+            if len(out) >= _PER_RULE:
+                break
+    return out
+
+
+def _type_list(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    containing = set(rule.settings["containing"])
+    in_items = bool(rule.settings.get("in_items"))
+    at_least = int(rule.settings.get("min_types", 1))
+    out = []
+    for rel, node, _depth in subschemas(params):
+        kinds = node.get("type")
+        if not isinstance(kinds, list) or "null" not in kinds or not containing & set(kinds) or \
+                len(set(kinds) - {"null"}) < at_least:
+            continue
+        if in_items and jp.parts(rel)[-1:] != ["items"]:
+            continue
+        where = "array `items`" if in_items else "a node"
+        out.append(_raw(CONSUMER_TYPE_LIST, who.name, rule,
+                        f"{who.display_name}: {where} with `type` {kinds}", jp.join(ptr + rel, "type"),
+                        target=_first(rule.targets)))
         if len(out) >= _PER_RULE:
             break
     return out
@@ -280,7 +393,8 @@ def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], 
 
 #: The consumers' rules on a parameter schema, by kind: (consumer, rule, schema, pointer) -> findings.
 _SCHEMA_RULES: Mapping[str, Any] = MappingProxyType({
-    "array_items": _array_items, "meta_schema": _meta_schema, "typed_nodes": _typed_nodes})
+    "array_items": _array_items, "meta_schema": _meta_schema, "typed_nodes": _typed_nodes,
+    "keywords": _keywords, "description_length": _description_length, "type_list": _type_list})
 
 
 def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targets: Sequence[str]) -> bool:

@@ -9,13 +9,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import pointer as jp
-from ..convert.accept import (
-    ANTHROPIC_MAX_STRICT_OPTIONAL,
-    ANTHROPIC_MAX_STRICT_TOOLS,
-    ANTHROPIC_MAX_STRICT_UNIONS,
-    DUPLICATE_NAMES_REFUSED,
-)
-from ..providers import DISPLAY_NAMES
+from ..convert.accept import DUPLICATE_NAMES_REFUSED
+from ..provider_limits import StrictRequestLimits
+from ..providers import DISPLAY_NAMES, ProfileError, profile
 from ..rules.codes import (
     ANTHROPIC_STRICT_OPTIONAL,
     ANTHROPIC_STRICT_TOOLS,
@@ -24,7 +20,7 @@ from ..rules.codes import (
     GEMINI_FUNCTION_COUNT,
     NAME_COLLISION_AFTER_SANITISING,
 )
-from . import target_rules
+from ..targets import TARGETS
 from .config import CheckConfig
 from .consumer_checks import document_raws
 from .raw import Raw, ToolFacts
@@ -34,8 +30,14 @@ if TYPE_CHECKING:
 
 #: The tools of one file, in file order, each with its facts.
 FileTools = Sequence[tuple["ToolObject", ToolFacts]]
-_ANTHROPIC_STRICT_TOOLS, _ANTHROPIC_OPTIONAL, _ANTHROPIC_UNIONS = (
-    ANTHROPIC_MAX_STRICT_TOOLS, ANTHROPIC_MAX_STRICT_OPTIONAL, ANTHROPIC_MAX_STRICT_UNIONS)
+
+
+def _per_request() -> StrictRequestLimits:
+    """Anthropic strict tool use's limits per request (its profile's ``limits.strict_request``)."""
+    limits = profile("anthropic").limits.strict_request
+    if limits is None:
+        raise ProfileError("schemas/providers/anthropic.json: no `limits.strict_request`")
+    return limits
 
 
 def _relative(pointer: str, base: str) -> str:
@@ -109,11 +111,11 @@ def _strict(facts: FileTools, config: CheckConfig) -> FileTools:
 def anthropic_strict_tools(facts: FileTools, config: CheckConfig) -> list[Raw]:
     """More strict tools than Anthropic takes in one request: found on the first one too many."""
     strict = _strict(facts, config)
-    if len(strict) <= _ANTHROPIC_STRICT_TOOLS:
+    limit = _per_request().strict_tools
+    if len(strict) <= limit:
         return []
-    return [Raw(ANTHROPIC_STRICT_TOOLS,
-                f"Anthropic strict: more than {_ANTHROPIC_STRICT_TOOLS} strict tools in one request",
-                strict[_ANTHROPIC_STRICT_TOOLS][0].pointer, "value", target="anthropic")]
+    return [Raw(ANTHROPIC_STRICT_TOOLS, f"Anthropic strict: more than {limit} strict tools in one request",
+                strict[limit][0].pointer, "value", target="anthropic")]
 
 
 def _over_strict_budget(facts: FileTools, config: CheckConfig, count: Callable[[ToolFacts], int],
@@ -131,20 +133,21 @@ def _over_strict_budget(facts: FileTools, config: CheckConfig, count: Callable[[
 
 
 def anthropic_strict_optional(facts: FileTools, config: CheckConfig) -> list[Raw]:
-    return _over_strict_budget(facts, config, lambda f: f.optional_params, _ANTHROPIC_OPTIONAL,
+    return _over_strict_budget(facts, config, lambda f: f.optional_params, _per_request().optional_parameters,
                                ANTHROPIC_STRICT_OPTIONAL, "optional")
 
 
 def anthropic_strict_unions(facts: FileTools, config: CheckConfig) -> list[Raw]:
-    return _over_strict_budget(facts, config, lambda f: f.union_params, _ANTHROPIC_UNIONS,
+    return _over_strict_budget(facts, config, lambda f: f.union_params, _per_request().union_parameters,
                                ANTHROPIC_STRICT_UNIONS, "union-typed")
 
 
 def function_count(facts: FileTools, config: CheckConfig) -> list[Raw]:
     """More functions than a target takes in one request (the first such target only): found on the first
     one too many."""
-    for target, limit in target_rules.MAX_FUNCTIONS.items():
-        if target in config.targets and len(facts) > limit:
+    for target in (t for t in TARGETS if t in config.targets):
+        declarations = profile(target).limits.function_declarations
+        if declarations is not None and len(facts) > (limit := declarations.max):
             return [Raw(GEMINI_FUNCTION_COUNT,
                         f"{DISPLAY_NAMES.get(target, target)}: {len(facts)} function declarations "
                         f"(at most {limit} per request)",

@@ -4,12 +4,15 @@ Positions are 1-based lines and code-point columns."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..rules.findings import Finding, Severity
 from ..rules.registry import RULES
+from .config import ConfigProblem
+from .engine import config_findings
+from .positions import Positions
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,27 @@ class Located:
     #: server's tool: ``mcp:<server>/<tool>#<pointer inside the tool>``); line and column then refer
     #: to the tool list as ``toolcast snapshot`` writes it.
     where: str = ""
+
+
+def located_config(problems: Sequence[ConfigProblem]) -> list[Located]:
+    """The configuration files' problems (TC7xx), each at the start of the file it names."""
+    return [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems), strict=True)]
+
+
+def located_in(shown: str, text: str, findings: Iterable[Finding], line_text: bool = False) -> list[Located]:
+    """The findings of the document ``text`` (named ``shown``) in document order, each with its 1-based
+    positions; ``line_text``: with the text of its first line (the human format shows it)."""
+    ordered = sorted(findings, key=lambda x: (x.span[0], x.span[1], x.code))
+    if not ordered:
+        return []  # no line index of a large clean file
+    pos = Positions(text)
+    out = []
+    for finding in ordered:
+        line, col = pos.line_col(finding.span[0])
+        end_line, end_col = pos.line_col(finding.span[1])
+        out.append(Located(shown, finding, line + 1, col + 1, end_line + 1, end_col + 1,
+                           pos.line_text(line) if line_text else ""))
+    return out
 
 
 def record(item: Located) -> dict[str, Any]:

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..convert.accept import StrictSizes, strict_sizes
-from ..providers import effective_strict
+from ..provider_limits import StrictSchemaLimits
+from ..providers import effective_strict, profile
 from ..rules.codes import (
     OPENAI_STRICT_DEPTH,
     OPENAI_STRICT_ENUM_VALUES,
@@ -52,27 +53,36 @@ def check_openai_limits(ctx: ToolContext, ptr: str, root: Any) -> None:
     except BudgetExceeded:
         return
     data = {"targets": targets}
-    for code, message, where in over_openai_limits(sizes, targets_text(targets), ptr):
+    # Both OpenAI APIs share Structured Outputs' limits (tests/checks/test_provider_limits.py holds them equal).
+    limits = profile(targets[0]).limits.strict_schema
+    if limits is None:
+        return
+    for code, message, where in over_openai_limits(sizes, limits, targets_text(targets), ptr):
         ctx.add(Raw(code, message, where, "key", data=data))
 
 
-def over_openai_limits(sizes: StrictSizes, who: str, ptr: str) -> Iterator[tuple[str, str, str]]:
-    """(code, message, pointer) for each strict limit ``sizes`` exceeds, ``who`` naming the targets."""
-    if sizes.properties > 5000:
-        yield OPENAI_STRICT_PROPERTIES, f"{who} strict: {sizes.properties} object properties (at most 5,000)", ptr
-    if sizes.depth > 10:
-        yield OPENAI_STRICT_DEPTH, f"{who} strict: {sizes.depth} levels of nesting (at most 10)", ptr
-    if sizes.enum_values > 1000:
-        yield OPENAI_STRICT_ENUM_VALUES, f"{who} strict: {sizes.enum_values} enum values (at most 1,000)", ptr
+def over_openai_limits(sizes: StrictSizes, limits: StrictSchemaLimits, who: str,
+                       ptr: str) -> Iterator[tuple[str, str, str]]:
+    """(code, message, pointer) for each of ``limits`` that ``sizes`` exceeds, ``who`` naming the targets."""
+    if sizes.properties > limits.properties:
+        yield (OPENAI_STRICT_PROPERTIES,
+               f"{who} strict: {sizes.properties} object properties (at most {limits.properties:,})", ptr)
+    if sizes.depth > limits.depth:
+        yield OPENAI_STRICT_DEPTH, f"{who} strict: {sizes.depth} levels of nesting (at most {limits.depth:,})", ptr
+    if sizes.enum_values > limits.enum_values:
+        yield (OPENAI_STRICT_ENUM_VALUES,
+               f"{who} strict: {sizes.enum_values} enum values (at most {limits.enum_values:,})", ptr)
     elif sizes.big_enum is not None:
         yield (
             OPENAI_STRICT_ENUM_VALUES,
-            f"{who} strict: an enum of more than 250 values over 15,000 characters",
+            f"{who} strict: an enum of more than {limits.large_enum_threshold:,} values over "
+            f"{limits.large_enum_length:,} characters",
             ptr + sizes.big_enum,
         )
-    if sizes.string_size > 120_000:
+    if sizes.string_size > limits.total_string_length:
         yield (
             OPENAI_STRICT_STRING_SIZE,
-            f"{who} strict: {sizes.string_size:,} characters of names and enum/const values (at most 120,000)",
+            f"{who} strict: {sizes.string_size:,} characters of names and enum/const values "
+            f"(at most {limits.total_string_length:,})",
             ptr,
         )

@@ -60,3 +60,11 @@ class DocumentReport:
             every.extend(block.placed())
         every.sort(key=lambda f: (f.span[0], f.span[1], f.code, f.target or ""))
         return tuple(every)
+
+    def tool_at(self, offset: int) -> ToolSummary | None:
+        """The tool whose block holds ``offset`` (its ends included), or None: what hover and the code actions
+        ask about the place under the cursor."""
+        for tool in self.tools:
+            if tool.span[0] <= offset <= tool.span[1]:
+                return tool
+        return None

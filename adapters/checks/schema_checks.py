@@ -32,12 +32,12 @@ from ..rules.codes import (
 )
 from ..schema.bounded import PatternTooCostly, pattern_place
 from ..schema.walk import BudgetExceeded, subschemas, types_of
+from ..schema_keywords import JSON_TYPE_NAMES
 from .edits import FixSpec, Op
 from .raw import Raw
 from .tool_context import ToolContext, exists, last_token, parent_pointer, targets_text
 from .validation import Validation
 
-_JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 _TYPE_FIXES = {
     "str": "string",
     "text": "string",
@@ -116,11 +116,11 @@ def check_type_keyword(ctx: ToolContext, ptr: str, schema: dict[str, Any], prope
     values = t if isinstance(t, list) else [t]
     for i, v in enumerate(values):
         vptr = jp.join(ptr, "type", i) if isinstance(t, list) else jp.join(ptr, "type")
-        ok = isinstance(v, str) and (v in _JSON_TYPES or (gemini_shape and v.lower() in _JSON_TYPES))
+        ok = isinstance(v, str) and (v in JSON_TYPE_NAMES or (gemini_shape and v.lower() in JSON_TYPE_NAMES))
         if ok:
             continue
         guess = _TYPE_FIXES.get(v.lower()) if isinstance(v, str) else None
-        if isinstance(v, str) and guess is None and v.lower() in _JSON_TYPES:
+        if isinstance(v, str) and guess is None and v.lower() in JSON_TYPE_NAMES:
             guess = v.lower()
         fixes = (
             (FixSpec(f'Change the type to "{guess}"', (Op("replace", vptr, guess),)),) if guess else ()
@@ -132,8 +132,8 @@ def check_type_keyword(ctx: ToolContext, ptr: str, schema: dict[str, Any], prope
             Raw(
                 PROPERTY_TYPE_INVALID,
                 f"{what} has type {json.dumps(v, ensure_ascii=False)}, which is not a JSON "
-                f"Schema type ({', '.join(_JSON_TYPES)})" + (" (toolcast convert reads it as the type it stands for)"
-                                                             if read else ""),
+                f"Schema type ({', '.join(JSON_TYPE_NAMES)})"
+                + (" (toolcast convert reads it as the type it stands for)" if read else ""),
                 vptr,
                 fixes=fixes,
                 data={"severity": "warning"} if read else {},

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import pointer as jp
-from ..schema.patterns import pattern_time
+from ..schema.patterns import TOOL_SECONDS, pattern_time
 from .caches import Caches
 from .config import CheckConfig
 from .consumer_checks import tool_raws
@@ -26,11 +26,6 @@ from .tool_context import ToolContext
 from .validation import Validation
 
 __all__ = ["check_tool", "run_checks", "strict_for"]
-
-#: The CPU time all pattern matches of one tool's check may take together: past it each further match is
-#: reported (TC309) without being run, so a tool of many hostile patterns costs this much, not their number
-#: times the limit of one match.
-PATTERN_SECONDS = 0.25
 
 
 def check_tool(
@@ -68,7 +63,7 @@ def run_checks(ctx: ToolContext) -> ToolResult:
     """Every check of one tool, in a fixed order (the order of its findings): what a model discovers it by,
     its ``parameters`` (with its examples and strict limits), its ``returns``, its names and description
     per target, what converting it loses, then what its consumers do to it."""
-    with pattern_time(PATTERN_SECONDS):
+    with pattern_time(TOOL_SECONDS):
         return _run_checks(ctx)
 
 

@@ -21,6 +21,8 @@ from jsonschema import Draft7Validator, Draft202012Validator
 
 from .. import pointer as jp
 from ..losses import Action, Effect, Loss
+from ..provider_limits import StrictRequestLimits, StrictSchemaLimits
+from ..schema_keywords import DRAFT7_ONE_SCHEMA, DRAFT7_SCHEMA_LIST, JSON_TYPES, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 
 #: Rule ids, each with where the rule is written down (providers.md sections and public reports).
 RULES: MappingProxyType[str, str] = MappingProxyType({
@@ -115,6 +117,8 @@ _FIELDS: MappingProxyType[str, dict[str, tuple[str, ...]]] = MappingProxyType({
                 "parameters": ("toolSpec", "inputSchema", "json"), "strict": ("toolSpec", "strict")},
 })
 _ABSENT = object()
+#: OpenAI (both APIs): "string too long … maximum length 1024" on a tool description (§1.2, observed).
+OPENAI_DESCRIPTION_MAX = 1024
 
 
 def field_of(target: str, output: Any, field: str) -> Any:
@@ -132,9 +136,10 @@ def envelope_violation(target: str, name: Any, description: Any) -> Violation | 
     pattern, longest = _NAMES[target]
     if not isinstance(name, str) or not re.fullmatch(pattern, name) or len(name) > longest:
         return Violation("name", "name", "", f"name {name!r} does not match {pattern} (at most {longest} characters)")
-    if target in ("openai", "openai-responses") and isinstance(description, str) and len(description) > 1024:
+    if target in ("openai", "openai-responses") and isinstance(description, str) \
+            and len(description) > OPENAI_DESCRIPTION_MAX:
         return Violation("description-length", "description", "",
-                         f"the description is {len(description):,} characters (at most 1,024)")
+                         f"the description is {len(description):,} characters (at most {OPENAI_DESCRIPTION_MAX:,})")
     if target == "bedrock" and description is not None and description is not _ABSENT and description == "":
         return Violation("description-empty", "description", "", "an empty description (at least 1 character)")
     return None
@@ -166,6 +171,9 @@ def first_violation(target: str, output: Any, unjudged: frozenset[str] = frozens
     return None if returns is _ABSENT or "returns" in unjudged else returns_violation(target, returns)
 
 
+# The judge's own copies of the profiles' limits (on purpose, see the module's text); each is held equal to
+# ``profile(target).limits`` by tests/checks/test_provider_limits.py, so a difference is a decision, not drift.
+
 #: Gemini's one `Tool` holds at most this many function declarations (§3.1, GEN-PY `class Tool`).
 GEMINI_MAX_DECLARATIONS = 512
 
@@ -176,11 +184,9 @@ GEMINI_MAX_DECLARATIONS = 512
 OPENAI_MAX_TOOLS = 128
 
 
-#: Anthropic strict tool use: at most 20 strict tools in one request (§2.4; the checks' TC605), and across them at
-#: most 24 optional and 16 union-typed parameters (TC606, TC607).
-ANTHROPIC_MAX_STRICT_TOOLS = 20
-ANTHROPIC_MAX_STRICT_OPTIONAL = 24
-ANTHROPIC_MAX_STRICT_UNIONS = 16
+#: Anthropic strict tool use: at most 20 strict tools in one request (§2.4), and across them at most 24 optional
+#: and 16 union-typed parameters.
+ANTHROPIC_STRICT_REQUEST = StrictRequestLimits(strict_tools=20, optional_parameters=24, union_parameters=16)
 
 
 def parameter_counts(schema: Any) -> tuple[int, int]:
@@ -221,14 +227,15 @@ def list_violation(target: str, items: list[Any]) -> Violation | None:
     if target == "openai" and count > OPENAI_MAX_TOOLS:
         return Violation("tools-count", "tools", "", f"{count} tools in one request (at most {OPENAI_MAX_TOOLS})")
     strict = sum(1 for item in items if isinstance(item, dict) and item.get("strict") is True)
-    if target == "anthropic" and strict > ANTHROPIC_MAX_STRICT_TOOLS:
+    per_request = ANTHROPIC_STRICT_REQUEST
+    if target == "anthropic" and strict > per_request.strict_tools:
         return Violation("strict-tools", "tools", "", f"{strict} strict tools in one request "
-                         f"(at most {ANTHROPIC_MAX_STRICT_TOOLS})")
+                         f"(at most {per_request.strict_tools})")
     if target == "anthropic" and strict:
         counts = [parameter_counts(item.get("input_schema")) for item in items
                   if isinstance(item, dict) and item.get("strict") is True]
-        for rule, index, limit, what in (("strict-optional", 0, ANTHROPIC_MAX_STRICT_OPTIONAL, "optional"),
-                                         ("strict-unions", 1, ANTHROPIC_MAX_STRICT_UNIONS, "union-typed")):
+        for rule, index, limit, what in (("strict-optional", 0, per_request.optional_parameters, "optional"),
+                                         ("strict-unions", 1, per_request.union_parameters, "union-typed")):
             total = sum(c[index] for c in counts)
             if total > limit:
                 return Violation(rule, "tools", "", f"{total} {what} parameters across the strict tools of one "
@@ -238,7 +245,6 @@ def list_violation(target: str, items: list[Any]) -> Violation | None:
 
 # ------------------------------------------------------------------------------------------------ schemas
 
-_JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 #: OpenAI strict (§1.4 table): keywords outside the supported subset, "not permitted".
 _OPENAI_STRICT_UNSUPPORTED = frozenset({
     "oneOf", "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "default",
@@ -463,7 +469,7 @@ def _gemini(schema: dict[str, Any], bad: Bad) -> Violation | None:
                 return bad("gemini-schema", jp.join(ptr, "anyOf"), "`anyOf` must be a non-empty list")
             stack.extend((jp.join(ptr, "anyOf", i), b, False) for i, b in enumerate(branches))
             continue
-        if not isinstance(t, str) or t.upper() not in {x.upper() for x in _JSON_TYPES}:
+        if not isinstance(t, str) or t.upper() not in {x.upper() for x in JSON_TYPES}:
             return bad("gemini-schema", jp.join(ptr, "type"), f"type {_text(t)} is not one Gemini type")
         kind = t.lower()
         enum = node.get("enum")
@@ -493,8 +499,8 @@ def _gemini(schema: dict[str, Any], bad: Bad) -> Violation | None:
 #: OpenAI strict limits (§1.4 "Limits (strict)"): object properties, levels of object nesting, enum values,
 #: total characters of property and definition names and enum and const values, and one string enum of more
 #: than 250 values whose values exceed 15,000 characters.
-OPENAI_STRICT_LIMITS = MappingProxyType({"properties": 5000, "depth": 10, "enum_values": 1000,
-                                         "string_size": 120_000, "large_enum": 250, "large_enum_length": 15_000})
+OPENAI_STRICT_SCHEMA = StrictSchemaLimits(properties=5000, depth=10, enum_values=1000, total_string_length=120_000,
+                                          large_enum_threshold=250, large_enum_length=15_000)
 
 
 @dataclass(frozen=True)
@@ -515,7 +521,7 @@ def strict_sizes(schema: Any) -> StrictSizes:
 
     props = depth = enum_values = string_size = 0
     big_enum: str | None = None
-    limits = OPENAI_STRICT_LIMITS
+    limits = OPENAI_STRICT_SCHEMA
     for rel, node, d in subschemas(schema):
         p = node.get("properties")
         if isinstance(p, dict):
@@ -529,7 +535,7 @@ def strict_sizes(schema: Any) -> StrictSizes:
         if isinstance(e, list):
             enum_values += len(e)
             string_size += sum(len(v) for v in e if isinstance(v, str))
-            if len(e) > limits["large_enum"] and sum(len(str(v)) for v in e) > limits["large_enum_length"]:
+            if len(e) > limits.large_enum_threshold and sum(len(str(v)) for v in e) > limits.large_enum_length:
                 big_enum = rel
         c = node.get("const")
         if isinstance(c, str):
@@ -544,25 +550,25 @@ def _limits(schema: Any, bad: Bad) -> Violation | None:
         sizes = strict_sizes(schema)
     except BudgetExceeded as exc:
         return bad("strict-limits", exc.pointer, f"too large to count: {exc.what}")
-    limits = OPENAI_STRICT_LIMITS
-    for what, value, text in (("properties", sizes.properties, "object properties"),
-                              ("depth", sizes.depth, "levels of nesting"),
-                              ("enum_values", sizes.enum_values, "enum values"),
-                              ("string_size", sizes.string_size, "characters of names and enum and const values")):
-        if value > limits[what]:
-            return bad("strict-limits", "", f"{value:,} {text} (at most {limits[what]:,})")
+    limits = OPENAI_STRICT_SCHEMA
+    for value, limit, text in ((sizes.properties, limits.properties, "object properties"),
+                               (sizes.depth, limits.depth, "levels of nesting"),
+                               (sizes.enum_values, limits.enum_values, "enum values"),
+                               (sizes.string_size, limits.total_string_length,
+                                "characters of names and enum and const values")):
+        if value > limit:
+            return bad("strict-limits", "", f"{value:,} {text} (at most {limit:,})")
     if sizes.big_enum is not None:
-        return bad("strict-limits", sizes.big_enum, f"an enum of more than {limits['large_enum']} values over "
-                   f"{limits['large_enum_length']:,} characters")
+        return bad("strict-limits", sizes.big_enum, f"an enum of more than {limits.large_enum_threshold} values "
+                   f"over {limits.large_enum_length:,} characters")
     return None
 
 
 # ------------------------------------------------------------------------------------------------ helpers
 
-_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-_ONES = frozenset({"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-                   "unevaluatedItems", "unevaluatedProperties", "additionalItems"})
-_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems", "items"})
+_MAPS = frozenset(SCHEMA_MAP)
+_ONES = frozenset((*ONE_SCHEMA, *DRAFT7_ONE_SCHEMA))
+_LISTS = frozenset((*SCHEMA_LIST, *DRAFT7_SCHEMA_LIST))
 Path = tuple[str | int, ...]
 
 

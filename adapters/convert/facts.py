@@ -18,6 +18,7 @@ from ..jsonvalue import copy_json
 from ..losses import Loss
 from ..schema.fast_meta import certainly_valid
 from . import wording
+from .accept import OPENAI_STRICT_SCHEMA
 from .keywords import JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 from .lowered import Lowered
 from .mode import Mode
@@ -82,8 +83,10 @@ class _Census:
         self.big_enum = False
 
     def small(self) -> bool:
-        return self.deepest <= 9 and self.props_total <= 5000 and self.enum_total <= 1000 \
-            and self.chars <= 120_000 and not self.big_enum
+        limits = OPENAI_STRICT_SCHEMA  # the judge's: a plain root's unjudged output must pass it
+        return self.deepest < limits.depth and self.props_total <= limits.properties \
+            and self.enum_total <= limits.enum_values and self.chars <= limits.total_string_length \
+            and not self.big_enum
 
     def visit_all(self) -> bool:
         """Every node visited and counted; False when the schema is deeper or larger than the scan looks."""
@@ -127,7 +130,7 @@ class _Census:
         values = node.get("enum")
         if isinstance(values, list):
             self.enum_total += len(values)
-            self.big_enum = self.big_enum or len(values) > 250
+            self.big_enum = self.big_enum or len(values) > OPENAI_STRICT_SCHEMA.large_enum_threshold
             self.chars += sum(len(v) for v in values if isinstance(v, str))
         if isinstance(node.get("const"), str):
             self.chars += len(node["const"])

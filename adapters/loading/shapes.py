@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..schema_keywords import DRAFT7_ONE_SCHEMA, DRAFT7_SCHEMA_MAP, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
+
 #: shape → canonical field → pointer relative to the tool object.
 FIELDS: dict[str, dict[str, str]] = {
     "canonical": {"name": "/name", "description": "/description", "parameters": "/parameters",
@@ -78,11 +80,7 @@ def detect_shape(obj: Any) -> str | None:
 
 #: JSON Schema keywords whose value is a schema or a map of schemas: a key among them in `parameters` is
 #: that keyword, never a parameter of a legacy map (`{"additionalProperties": {"type": "string"}}`).
-_SCHEMA_VALUED = frozenset({
-    "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties", "items", "prefixItems",
-    "additionalItems", "unevaluatedItems", "contains", "not", "if", "then", "else", "allOf", "anyOf", "oneOf",
-    "dependentSchemas", "dependencies", "definitions",
-})
+_SCHEMA_VALUED = frozenset((*ONE_SCHEMA, *SCHEMA_MAP, *SCHEMA_LIST, *DRAFT7_ONE_SCHEMA, *DRAFT7_SCHEMA_MAP))
 
 
 def _is_legacy_map(params: dict[str, Any]) -> bool:

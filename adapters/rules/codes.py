@@ -13,6 +13,7 @@ TC302 ``required-undefined``); the code that emits a finding imports the constan
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -21,7 +22,16 @@ from ..document.limits import MAX_FILE_BYTES, MAX_TEXT
 from ..schema.walk import MAX_DEPTH as SCHEMA_DEPTH
 from ..schema.walk import MAX_NODES as SCHEMA_NODES
 from .findings import Severity
-from .registry import Rule, register
+from .quoted import (
+    anthropic_strict,
+    consumer_max,
+    gemini_declarations,
+    openai_max_tools,
+    openai_strict,
+    pattern_limits,
+    provider,
+)
+from .registry import Rule, Text, register
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
 
@@ -82,14 +92,23 @@ BY_CONSUMER: Mapping[str, str] = MappingProxyType({
 
 
 def _rule(
-    code: str, name: str, severity: Severity, summary: str, why: str, bad: str, good: str, fix: bool = False,
+    code: str, name: str, severity: Severity, summary: Text, why: Text, bad: Text, good: Text, fix: bool = False,
     opt_in: bool = False, selected: Severity | None = None,
 ) -> str:
     """Register the rule and return its code, bound by the caller to a constant named after the rule
     (``REQUIRED_UNDEFINED = _rule("TC302", "required-undefined", ...)``): the code that emits a finding
-    imports that constant, so it cannot name a code that is not registered."""
-    doc = f"{why.strip()}\n\nBad:\n\n```json\n{bad.strip()}\n```\n\nFixed:\n\n```json\n{good.strip()}\n```\n"
-    return register(Rule(code, name, severity, summary, doc, fix, opt_in, selected)).code
+    imports that constant, so it cannot name a code that is not registered. A text given as a function
+    (``Text``) quotes its numbers from their owner when it is read."""
+    def doc() -> str:
+        why_, bad_, good_ = (_read(t).strip() for t in (why, bad, good))
+        return f"{why_}\n\nBad:\n\n```json\n{bad_}\n```\n\nFixed:\n\n```json\n{good_}\n```\n"
+
+    quoting = not all(isinstance(t, str) for t in (why, bad, good))
+    return register(Rule(code, name, severity, summary, doc if quoting else doc(), fix, opt_in, selected)).code
+
+
+def _read(text: Text) -> str:
+    return text if isinstance(text, str) else text()
 
 
 _OK = (
@@ -149,8 +168,9 @@ NUMBER_OUT_OF_RANGE = _rule(
     "A number is beyond the range of a double (an IEEE 754 64-bit float).",
     "JSON itself puts no limit on numbers, but the parsers providers and clients use do: JavaScript and most "
     "JSON libraries read `1e999` or a 400-digit integer as infinity, and others refuse it. Python's `json` "
-    "reads an integer of more than 4,300 digits as infinity too. toolcast never writes such a number (it "
-    "would come out as `Infinity`, which is not JSON); convert and export refuse the tool instead.",
+    f"reads an integer of more than {sys.int_info.default_max_str_digits:,} digits as infinity too. toolcast never "
+    "writes such a number (it would come out as `Infinity`, which is not JSON); convert and export refuse the tool "
+    "instead.",
     '{"type": "number", "maximum": 1e999}',
     '{"type": "number", "maximum": 1e308}',
 )
@@ -305,10 +325,11 @@ NAME_INVALID_FOR_TARGET = _rule(
     "name-invalid-for-target",
     W,
     "The name breaks a configured target's name rule (charset or length).",
-    "OpenAI, Mistral and Bedrock accept `^[a-zA-Z0-9_-]{1,64}$`, Anthropic up to 128 characters, Gemini "
-    "must start with a letter or `_` and also allows `.` and `:`, MCP allows `.`. `toolcast convert` sends the "
-    "target's sanitised name and maps calls back, so the provider takes the tool, but the model sees another "
-    "name: a warning. The fix renames the tool to that name (or set `x-toolcast.targets.<target>.name`).",
+    lambda: f"OpenAI, Mistral and Bedrock accept `{provider('openai').names.pattern.pattern}`, Anthropic up to "
+    f"{provider('anthropic').names.max_length} characters, Gemini must start with a letter or `_` and also allows "
+    "`.` and `:`, MCP allows `.`. `toolcast convert` sends the target's sanitised name and maps calls back, so the "
+    "provider takes the tool, but the model sees another name: a warning. The fix renames the tool to that name "
+    "(or set `x-toolcast.targets.<target>.name`).",
     '{"name": "files.read"}',
     '{"name": "files_read"}',
     fix=True,
@@ -415,9 +436,10 @@ PATTERN_TOO_COSTLY = _rule(
     "pattern-too-costly",
     W,
     "A `pattern` could not be checked against a value of the file in time: it backtracks too much, or is too long.",
-    "toolcast matches every `pattern` (and `patternProperties` key) against the file's defaults and examples, "
-    "and a tool call's arguments, under limits: 0.05 s of CPU time a match, 0.25 s for all the matches of one "
-    "tool, and no pattern over 10,000 characters. A pattern with nested or overlapping repetition (`(a|aa)+`, "
+    lambda: "toolcast matches every `pattern` (and `patternProperties` key) against the file's defaults and "
+    f"examples, and a tool call's arguments, under limits: {pattern_limits().match_seconds} s of CPU time a match, "
+    f"{pattern_limits().tool_seconds} s for all the matches of one tool, and no pattern over "
+    f"{pattern_limits().max_pattern:,} characters. A pattern with nested or overlapping repetition (`(a|aa)+`, "
     "`(a|a)*`) takes time exponential in the length of a value it does not match, in any backtracking engine: a "
     "model's argument, or a prompt injection writing one, can then stall whatever validates the call. The value "
     "is left unjudged (no TC305 or TC306); a call mapped back against such a pattern gets a problem naming the "
@@ -555,85 +577,95 @@ OPENAI_STRICT_PROPERTIES = _rule(
     "TC601",
     "openai-strict-properties",
     E,
-    "OpenAI strict: more than 5,000 object properties in one schema.",
+    lambda: f"OpenAI strict: more than {openai_strict().properties:,} object properties in one schema.",
     "Structured Outputs limit.",
-    '{"type": "object", "properties": {"p1": {}, "...": {}, "p5001": {}}}',
+    lambda: '{"type": "object", "properties": {"p1": {}, "...": {}, '
+            f'"p{openai_strict().properties + 1}": {{}}}}}}',
     '{"type": "object", "properties": {"p1": {"type": "string"}}}',
 )
 OPENAI_STRICT_DEPTH = _rule(
     "TC602",
     "openai-strict-depth",
     E,
-    "OpenAI strict: more than 10 levels of object nesting.",
+    lambda: f"OpenAI strict: more than {openai_strict().depth} levels of object nesting.",
     "Structured Outputs limit.",
-    '{"type": "object", "properties": {"a": {"type": "object", "properties": {"...": "11 levels"}}}}',
+    lambda: '{"type": "object", "properties": {"a": {"type": "object", "properties": {"...": '
+            f'"{openai_strict().depth + 1} levels"}}}}}}}}',
     '{"type": "object", "properties": {"a": {"type": "string"}}}',
 )
 OPENAI_STRICT_ENUM_VALUES = _rule(
     "TC603",
     "openai-strict-enum-values",
     E,
-    "OpenAI strict: more than 1,000 enum values, or a string enum "
-    "over 250 values whose values exceed 15,000 characters.",
+    lambda: f"OpenAI strict: more than {openai_strict().enum_values:,} enum values, or a string enum over "
+            f"{openai_strict().large_enum_threshold:,} values whose values exceed "
+            f"{openai_strict().large_enum_length:,} characters.",
     "Structured Outputs limit.",
-    '{"type": "string", "enum": ["v1", "...", "v1001"]}',
+    lambda: f'{{"type": "string", "enum": ["v1", "...", "v{openai_strict().enum_values + 1}"]}}',
     '{"type": "string", "description": "One of the codes listed in the docs."}',
 )
 OPENAI_STRICT_STRING_SIZE = _rule(
     "TC604",
     "openai-strict-string-size",
     E,
-    "OpenAI strict: property names, definition names, enum and "
-    "const values exceed 120,000 characters in total.",
+    lambda: "OpenAI strict: property names, definition names, enum and const values exceed "
+            f"{openai_strict().total_string_length:,} characters in total.",
     "Structured Outputs limit.",
-    '{"type": "string", "enum": ["<120,000 characters of values>"]}',
+    lambda: f'{{"type": "string", "enum": ["<{openai_strict().total_string_length:,} characters of values>"]}}',
     '{"type": "string"}',
 )
 ANTHROPIC_STRICT_TOOLS = _rule(
     "TC605",
     "anthropic-strict-tools",
     E,
-    "Anthropic strict: more than 20 strict tools in one request.",
-    "Anthropic's strict tool use compiles every strict schema of a request into one grammar; at most "
-    "20 strict tools are allowed. Counted over the tools checked together in a file.",
-    '[{"name": "t1", "x-toolcast": {"targets": {"anthropic": {"strict": true}}}}, "... 21 tools"]',
+    lambda: f"Anthropic strict: more than {anthropic_strict().strict_tools} strict tools in one request.",
+    lambda: "Anthropic's strict tool use compiles every strict schema of a request into one grammar; at most "
+            f"{anthropic_strict().strict_tools} strict tools are allowed. Counted over the tools checked together "
+            "in a file.",
+    lambda: '[{"name": "t1", "x-toolcast": {"targets": {"anthropic": {"strict": true}}}}, '
+            f'"... {anthropic_strict().strict_tools + 1} tools"]',
     '[{"name": "t1"}, "... only the tools that need strict"]',
 )
 ANTHROPIC_STRICT_OPTIONAL = _rule(
     "TC606",
     "anthropic-strict-optional",
     E,
-    "Anthropic strict: more than 24 optional parameters across the strict tools of a request.",
+    lambda: f"Anthropic strict: more than {anthropic_strict().optional_parameters} optional parameters across the "
+            "strict tools of a request.",
     "Schema complexity limit of strict tool use.",
-    '{"type": "object", "properties": {"o1": {}, "...": {}, "o25": {}}}',
+    lambda: '{"type": "object", "properties": {"o1": {}, "...": {}, '
+            f'"o{anthropic_strict().optional_parameters + 1}": {{}}}}}}',
     '{"type": "object", "properties": {"o1": {}}, "required": ["o1"]}',
 )
 ANTHROPIC_STRICT_UNIONS = _rule(
     "TC607",
     "anthropic-strict-unions",
     E,
-    "Anthropic strict: more than 16 union-typed parameters across the strict tools of a request.",
+    lambda: f"Anthropic strict: more than {anthropic_strict().union_parameters} union-typed parameters across the "
+            "strict tools of a request.",
     '`anyOf` and type arrays such as `["string", "null"]` count as unions.',
-    '{"properties": {"u1": {"type": ["string", "null"]}, "...": {}, "u17": {"anyOf": []}}}',
+    lambda: '{"properties": {"u1": {"type": ["string", "null"]}, "...": {}, '
+            f'"u{anthropic_strict().union_parameters + 1}": {{"anyOf": []}}}}}}',
     '{"properties": {"u1": {"type": "string"}}}',
 )
 GEMINI_FUNCTION_COUNT = _rule(
     "TC608",
     "gemini-function-count",
     E,
-    "Gemini: more than 512 function declarations in one request.",
-    "The google-genai SDK documents at most 512 function declarations.",
-    '[{"name": "f1"}, "... 513 tools"]',
-    '[{"name": "f1"}, "... at most 512 tools"]',
+    lambda: f"Gemini: more than {gemini_declarations()} function declarations in one request.",
+    lambda: f"The google-genai SDK documents at most {gemini_declarations()} function declarations.",
+    lambda: f'[{{"name": "f1"}}, "... {gemini_declarations() + 1} tools"]',
+    lambda: f'[{{"name": "f1"}}, "... at most {gemini_declarations()} tools"]',
 )
 DESCRIPTION_TOO_LONG = _rule(
     "TC609",
     "description-too-long",
     W,
     "The description exceeds a target's documented or observed length limit.",
-    "OpenAI has rejected tool descriptions over 1,024 characters (`string_above_max_length`).",
+    lambda: f"OpenAI has rejected tool descriptions over {provider('openai').names.description_max or 0:,} "
+            "characters (`string_above_max_length`).",
     '{"name": "t", "description": "<1,100 characters>"}',
-    '{"name": "t", "description": "<under 1,024 characters>"}',
+    lambda: f'{{"name": "t", "description": "<under {provider("openai").names.description_max or 0:,} characters>"}}',
 )
 
 # --- TC7xx: configuration ------------------------------------------------------------------------
@@ -780,31 +812,34 @@ PROVIDER_TOOL_COUNT = _rule(
     "provider-tool-count",
     E,
     "More tools in one file or server than a provider accepts in one request.",
-    "The provider's own limit (`limits.max_tools` in its profile), so it is checked without a consumer: OpenAI "
-    "answers `Invalid 'tools': array too long. Expected an array with maximum length 128` "
-    "(zed-industries/zed#32946, anomalyco/opencode#4909).",
+    lambda: "The provider's own limit (`limits.max_tools` in its profile), so it is checked without a consumer: "
+    "OpenAI answers `Invalid 'tools': array too long. Expected an array with maximum length "
+    f"{openai_max_tools()}` (zed-industries/zed#32946, anomalyco/opencode#4909).",
     '{"tools": ["... 150 tools"]}',
-    '{"tools": ["... at most 128 tools, or split them across agents"]}',
+    lambda: f'{{"tools": ["... at most {openai_max_tools()} tools, or split them across agents"]}}',
 )
 CONSUMER_TOOL_COUNT = _rule(
     "TC902",
     "consumer-tool-count",
     E,
     "More tools than a selected host or API sends or accepts in one request.",
-    "VS Code's Copilot stops at 128 tools, Groq at 128, xAI at 200; Cursor and Windsurf send only part of a "
-    "long list (their limits are unclear, so the finding is a warning). " + _CONSUMER_WHY,
+    lambda: f"VS Code's Copilot stops at {consumer_max('vscode', 'tool-limit')} tools, Groq at "
+    f"{consumer_max('groq', 'tool-limit')}, xAI at {consumer_max('xai', 'tool-limit')}; Cursor and Windsurf send only "
+    "part of a long list (their limits are unclear, so the finding is a warning). " + _CONSUMER_WHY,
     '{"tools": ["... 150 tools"]}  // consumers = ["vscode"]',
-    '{"tools": ["... at most 128 tools"]}',
+    lambda: f'{{"tools": ["... at most {consumer_max("vscode", "tool-limit")} tools"]}}',
 )
 CONSUMER_NAME_LENGTH = _rule(
     "TC903",
     "consumer-name-length",
     E,
     "A tool name is too long once a host adds its prefix, or for a selected model.",
-    "Claude Code sends `mcp__<server>__<tool>` and the API rejects it over 64 characters "
-    "(anthropics/claude-code#2326); Cursor filters tools whose server and tool names together reach 60; VS Code cuts "
-    "silently at 64; Codex CLI and Gemini CLI rename (a hash, or a cut in the middle). Gemini 2.x models have "
-    "rejected names over 64 (google-gemini/gemini-cli#7869). The server name is the one the host is configured "
+    lambda: "Claude Code sends `mcp__<server>__<tool>` and the API rejects it over "
+    f"{consumer_max('claude-code', 'prefixed-name')} characters (anthropics/claude-code#2326); Cursor filters tools "
+    f"whose server and tool names together reach {consumer_max('cursor', 'combined-name') + 1}; VS Code cuts "
+    f"silently at {consumer_max('vscode', 'name-cut')}; Codex CLI and Gemini CLI rename (a hash, or a cut in the "
+    f"middle). Gemini 2.x models have rejected names over {consumer_max('gemini-2', 'name-64')} "
+    "(google-gemini/gemini-cli#7869). The server name is the one the host is configured "
     "with: `server_name` in the configuration or `--server-name`. " + _CONSUMER_WHY,
     '{"name": "search_repository_issues_and_pull_requests_by_label_name"}  // server "github"',
     '{"name": "search_issues_by_label"}',
@@ -869,6 +904,55 @@ CONSUMER_TOOLS_UNSUPPORTED = _rule(
     "Jamba-Instruct and Cohere Command Text/Light. " + _CONSUMER_WHY,
     '{"name": "get_weather", "parameters": {"type": "object"}}  // amazon.titan-text-express-v1',
     '// a model with tool use, e.g. anthropic.claude-3-5-sonnet-20240620-v1:0',
+)
+
+# --- TC92x: consumers, continued: names after a host's prefix, rewrites per model family ------------------
+CONSUMER_NAME_CHARS = _rule(
+    "TC920",
+    "consumer-name-chars",
+    E,
+    "A tool name has characters a provider rejects once a host adds its prefix (the server's name included).",
+    "Roo Code sent `mcp--<server>--<tool>` keeping the dots of a server named `awslabs.aws-documentation-mcp-server`, "
+    "and Bedrock answered `Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+` "
+    "(RooCodeInc/Roo-Code#10152); GitHub Copilot CLI sends `<server>-<tool>`, which Claude models reject with a "
+    "`.` or `/` in it (github/copilot-cli#1879). The server name is the one the host is configured with: "
+    "`server_name` in the configuration or `--server-name` (with `--mcp`, the name the server reports). "
+    + _CONSUMER_WHY,
+    '{"name": "read_documentation"}  // server "awslabs.aws-documentation-mcp-server", consumers = ["roo-code"]',
+    '{"name": "read_documentation"}  // server "aws-documentation"',
+)
+CONSUMER_KEYWORD = _rule(
+    "TC921",
+    "consumer-keyword",
+    W,
+    "A schema keyword that a selected host removes (or a model rejects) before the model sees the tool.",
+    "Copilot removes `minLength`, `pattern`, `format`, `minimum`, `maxItems` and other validation keywords at every "
+    "depth for GPT-4 models (`gpt4oUnsupportedSchemaKeywords` in its schema normalizer), so the model is not told "
+    "the constraint. Judged for the model named with `models` (or `--model`). " + _CONSUMER_WHY,
+    '{"type": "string", "pattern": "^[A-Z]{3}$"}  // consumers = ["vscode"], models = ["gpt-4.1"]',
+    '{"type": "string", "pattern": "^[A-Z]{3}$", "description": "three capital letters, e.g. ABC"}',
+)
+CONSUMER_DESCRIPTION_LENGTH = _rule(
+    "TC922",
+    "consumer-description-length",
+    W,
+    "A schema description longer than a selected host or model keeps.",
+    "Copilot cuts every schema node's `description` to 1024 characters for GPT-4 models (`gpt4oMaxStringLength`), "
+    "so what follows is never read. " + _CONSUMER_WHY,
+    '{"type": "string", "description": "... 1500 characters"}  // consumers = ["vscode"], models = ["gpt-4o"]',
+    '{"type": "string", "description": "... at most 1024 characters"}',
+)
+CONSUMER_TYPE_LIST = _rule(
+    "TC923",
+    "consumer-type-list",
+    E,
+    "A `type` list with \"null\" that a selected host and model reject or rewrite.",
+    "GitHub Copilot CLI with a Gemini model fails every request with `400 Bad Request` when one tool's array "
+    "`items` has `type: [\"object\", \"null\"]`; GPT and Claude models accept it (github/copilot-cli#4623). VS Code's "
+    "Copilot removes \"null\" from a list of two or more other types for Gemini models, so the field is no longer "
+    "nullable (a warning). " + _CONSUMER_WHY,
+    '{"type": "array", "items": {"type": ["object", "null"], "properties": {"a": {"type": "string"}}}}',
+    '{"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}}',
 )
 
 # --- TC9xx: request budgets (configured in toolcast.toml) -------------------------------------------------

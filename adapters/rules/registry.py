@@ -4,12 +4,17 @@ code descriptions all read from here."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
 from .findings import Severity
+
+#: A rule's text, or the function that writes it when it is read: a text that quotes a provider profile (or
+#: another module too costly to load with the rules) reads it only when shown, so answering ``initialize``
+#: reads no profile.
+Text = str | Callable[[], str]
 
 
 @dataclass(frozen=True)
@@ -17,8 +22,8 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    summary: str
-    doc: str
+    summary_text: Text
+    doc_text: Text
     fix_available: bool = False
     #: Off unless ``select`` or ``severity`` names it (by code or prefix): rules whose findings are
     #: informative but would bury the real ones in an editor when every tool has several.
@@ -30,6 +35,14 @@ class Rule:
     @property
     def family(self) -> str:
         return self.code[:3] + "xx"
+
+    @property
+    def summary(self) -> str:
+        return self.summary_text if isinstance(self.summary_text, str) else self.summary_text()
+
+    @property
+    def doc(self) -> str:
+        return self.doc_text if isinstance(self.doc_text, str) else self.doc_text()
 
 
 _RULES: dict[str, Rule] = {}

@@ -23,7 +23,7 @@ from jsonschema.exceptions import UnknownType, ValidationError
 from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
-from .patterns import PatternTooCostly, pattern_time, search
+from .patterns import TOOL_SECONDS, PatternTooCostly, pattern_time, search
 from .walk import BudgetExceeded, subschemas
 
 __all__ = ["BoundedValidator", "PatternTooCostly", "instance_problems", "located", "pattern_place"]
@@ -133,11 +133,6 @@ BoundedValidator: Any = validators.extend(Draft202012Validator, {  # type: ignor
 })
 
 
-#: The CPU time all pattern matches of one `instance_problems` may take together: a call of ten thousand
-#: arguments each just under one match's limit stops here, not after minutes.
-INSTANCE_SECONDS = 0.25
-
-
 def located(instance: Any, exc: PatternTooCostly) -> tuple[str, str] | None:
     """The pointer of the first value (or key) in ``instance`` that ``exc`` could not match in time, in walk
     order, and which it is (``"value"``, ``"key"``): the matcher does not know where in the instance it was. A
@@ -194,7 +189,7 @@ def instance_problems(schema: Any, instance: Any) -> list[tuple[str, str]]:
     resource = referencing.Resource.from_contents(schema, default_specification=DRAFT202012)
     validator = BoundedValidator(schema, registry=registry.with_resource("urn:toolcast:instance", resource))
     try:
-        with pattern_time(INSTANCE_SECONDS):
+        with pattern_time(TOOL_SECONDS):
             errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
     except PatternTooCostly as exc:
         shown = exc.pattern if len(exc.pattern) <= 80 else exc.pattern[:77] + "..."

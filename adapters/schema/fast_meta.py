@@ -11,23 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..schema_keywords import ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
+
 _SIMPLE_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
 
-_SCHEMA = (
-    "items",
-    "contains",
-    "additionalProperties",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "not",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_SCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
-_SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")  # non-empty arrays of schemas
+#: The applicators' subschemas, and the content vocabulary's `contentSchema` (also a schema in the meta-schema).
+_SCHEMA = (*ONE_SCHEMA, "contentSchema")
 _STRING = (
     "$ref",
     "$schema",
@@ -101,8 +90,8 @@ _VALUE_OK: dict[str, Callable[[Any], bool]] = {
     **dict.fromkeys(_DEFER, _never),
 }
 #: Keyword → how its subschemas are held: one schema, a map of schemas, a non-empty list of schemas.
-_HOLDS: dict[str, str] = {**dict.fromkeys(_SCHEMA, "one"), **dict.fromkeys(_SCHEMA_MAP, "map"),
-                          **dict.fromkeys(_SCHEMA_LIST, "list")}
+_HOLDS: dict[str, str] = {**dict.fromkeys(_SCHEMA, "one"), **dict.fromkeys(SCHEMA_MAP, "map"),
+                          **dict.fromkeys(SCHEMA_LIST, "list")}  # lists: non-empty arrays of schemas
 
 
 def certainly_valid(schema: Any, max_nodes: int = 100_000) -> bool:

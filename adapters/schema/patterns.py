@@ -26,6 +26,11 @@ MATCH_SECONDS = 0.05
 #: Compiling is not under the time limit and grows with the pattern (a 700,000-character alternation takes
 #: seconds and hundreds of MB): a longer pattern is not compiled, it is too costly.
 MAX_PATTERN = 10_000
+#: The CPU time all pattern matches of one tool may take together, in its check or in one call mapped back:
+#: past it each further match is reported (TC309) without being run, so a tool of many hostile patterns, or a
+#: call of ten thousand arguments each just under one match's limit, costs this much, not their number times
+#: the limit of one match.
+TOOL_SECONDS = 0.25
 
 _budget: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("toolcast_pattern_time", default=None)
 

@@ -7,24 +7,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import pointer as jp
+from ..schema_keywords import DRAFT7_ONE_SCHEMA, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 
 MAX_DEPTH = 256
 MAX_NODES = 100_000
 
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SCHEMA_ONE = (
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "additionalItems",
-)
-_SCHEMA_LISTS = ("prefixItems", "allOf", "anyOf", "oneOf")
+#: `items` is descended by its form (a subschema, or draft-07's list of them), the other families as they are.
+_SCHEMA_ONE = (*(k for k in ONE_SCHEMA if k != "items"), *DRAFT7_ONE_SCHEMA)
 
 
 class BudgetExceeded(Exception):
@@ -50,7 +39,7 @@ def subschemas(schema: Any, base: str = "") -> Iterator[tuple[str, dict[str, Any
             raise BudgetExceeded(ptr, f"more than {MAX_DEPTH} levels of nesting")
         yield ptr, node, depth
         children: list[tuple[str, Any, int, int]] = []
-        for key in _SCHEMA_MAPS:
+        for key in SCHEMA_MAP:
             m = node.get(key)
             if isinstance(m, dict):
                 d = depth + 1 if key == "properties" else depth
@@ -64,7 +53,7 @@ def subschemas(schema: Any, base: str = "") -> Iterator[tuple[str, dict[str, Any
             children.extend((jp.join(ptr, "items", i), s, depth, level + 1) for i, s in enumerate(items))
         elif items is not None:
             children.append((jp.join(ptr, "items"), items, depth, level + 1))
-        for key in _SCHEMA_LISTS:
+        for key in SCHEMA_LIST:
             lst = node.get(key)
             if isinstance(lst, list):
                 children.extend((jp.join(ptr, key, i), s, depth, level + 1) for i, s in enumerate(lst))

@@ -157,40 +157,46 @@ def _named_models(args: argparse.Namespace) -> tuple[str, ...]:
     return tuple(dict.fromkeys(x.strip() for v in args.models or () for x in v.split(",") if x.strip()))
 
 
-def _estimate_only(model: str) -> bool:
-    """A provider's API model name (``gpt-4o``, ``claude-opus-4``) that no consumer family has but the token
-    estimates follow (its encoding, its constants): taken by ``--model`` for the estimates alone."""
-    from toolcast.adapters.consumers import UnknownConsumer, model_family
+def _named_hosts(args: argparse.Namespace) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x.strip() for v in args.consumers or () for x in v.split(",") if x.strip()))
+
+
+def _estimate_only(model: str, hosts: tuple[str, ...]) -> bool:
+    """A provider's API model name (``gpt-4o``, ``claude-opus-4``) that no consumer rule takes (no model family,
+    no selected host that offers it) but the token estimates follow (its encoding, its constants): taken by
+    ``--model`` for the estimates alone."""
+    from toolcast.adapters.consumers import UnknownConsumer, check_model
     from toolcast.adapters.cost import follows_model
 
     try:
-        model_family(model)
+        check_model(model, hosts)
     except UnknownConsumer:
         return follows_model(model)
     return False
 
 
 def _consumer_overrides(args: argparse.Namespace) -> ConsumerOverrides:
-    names = tuple(x.strip() for v in args.consumers or () for x in v.split(",") if x.strip())
-    models = tuple(m for m in _named_models(args) if not _estimate_only(m))
-    return tuple(dict.fromkeys(names)), models, args.server_name
+    names = _named_hosts(args)
+    models = tuple(m for m in _named_models(args) if not _estimate_only(m, names))
+    return names, models, args.server_name
 
 
 def _estimate_models(args: argparse.Namespace) -> tuple[str, ...]:
     """The ``--model`` names only the token estimates follow (they come after the configured models)."""
-    return tuple(m for m in _named_models(args) if _estimate_only(m))
+    hosts = _named_hosts(args)
+    return tuple(m for m in _named_models(args) if _estimate_only(m, hosts))
 
 
 def _bad_consumers(args: argparse.Namespace) -> bool:
     """An unknown --for or --model name: one line naming the known ones (exit 2)."""
-    from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
+    from toolcast.adapters.consumers import UnknownConsumer, check_model, consumer
 
     names, models, server = _consumer_overrides(args)
     try:
         for name in names:
             consumer(name)
         for model in models:
-            model_family(model)
+            check_model(model, names)
     except UnknownConsumer as exc:
         print(f"toolcast check: {exc}; or an OpenAI or Anthropic API model name for the token estimates "
               "(gpt-4o, gpt-4, claude-opus-4)", file=sys.stderr)
@@ -217,10 +223,15 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
     """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
     with the command line's --target, --select and --ignore applied; and its problems."""
     from toolcast.adapters.checks import load_config
+    from toolcast.adapters.consumers import sent_targets
 
     targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
-    return _with_consumers(cfg, chosen).narrowed(targets, select, ignore), problems
+    cfg = _with_consumers(cfg, chosen)
+    # `--model MODEL` with a host (`--for` or configured) and no `--target`: checked for the provider the host
+    # sends that model's tools to
+    sent = sent_targets(cfg.consumers, cfg.models) if chosen[1] else ()
+    return cfg.narrowed(targets or sent, select, ignore), problems
 
 
 def _bad_codes(args: argparse.Namespace) -> bool:
@@ -272,7 +283,7 @@ def _lift_trailing_for(args: argparse.Namespace) -> None:
 
 def run_server(args: argparse.Namespace) -> int:
     """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
-    from toolcast.adapters.checks import Analyzer, Located, config_findings
+    from toolcast.adapters.checks import Analyzer, located_config, located_in
 
     from .mcp_common import fetch_document, live_location
 
@@ -287,11 +298,10 @@ def run_server(args: argparse.Namespace) -> int:
         cfg = replace(cfg, server_name=live.server)
     if live.programs:
         cfg = cfg.for_seed_registry()
-    located: list[Located] = [Located(p.source, f, 1, 1, 1, 1) for p, f in zip(problems, config_findings(problems),
-                                                                              strict=True)]
+    located = located_config(problems)
     analyzer = Analyzer()  # this run's: one document
     report = analyzer.check_document(live.text, config=cfg)
-    for item in _locate(live.shown, live.text, list(report.findings), args.format):
+    for item in located_in(live.shown, live.text, report.findings):
         where, _inner = live_location(live, item.finding.pointer)
         located.append(replace(item, where=where, line_text=""))
     # The question an MCP server's author asks: what do its tools cost per request? Always answered here
@@ -305,28 +315,18 @@ def run_server(args: argparse.Namespace) -> int:
 
 def _judged_by(cfg: Any) -> str:
     """`` for VS Code (…), Claude Code (server name 'x')``: who the consumer rules were those of."""
-    from toolcast.adapters.consumers import consumer, model_family
+    from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
 
-    names = [consumer(n).display_name for n in cfg.consumers] + [f"{m} ({model_family(m).display_name})"
-                                                                  for m in cfg.models]
+    def shown(model: str) -> str:
+        try:
+            return f"{model} ({model_family(model).display_name})"
+        except UnknownConsumer:
+            return model  # a model the hosts' picker offers, judged with the hosts' rules for it
+
+    names = [consumer(n).display_name for n in cfg.consumers] + [shown(m) for m in cfg.models]
     if not names:
         return ""
     return f" for {', '.join(names)}" + (f" (server name {cfg.server_name!r})" if cfg.consumers else "")
-
-
-def _locate(shown: str, text: str, findings: list[Any], fmt: str) -> list[Any]:
-    from toolcast.adapters.checks import Located, Positions
-
-    findings.sort(key=lambda x: (x.span[0], x.span[1], x.code))
-    pos = Positions(text) if findings else None
-    out = []
-    for finding in findings:
-        assert pos is not None
-        line, col = pos.line_col(finding.span[0])
-        end_line, end_col = pos.line_col(finding.span[1])
-        out.append(Located(shown, finding, line + 1, col + 1, end_line + 1, end_col + 1,
-                           pos.line_text(line) if fmt == "human" else ""))
-    return out
 
 
 def _document_costs(analyzer: Any, text: str, report: Any, cfg: Any, models: tuple[str, ...] = ()) -> Any:
@@ -518,15 +518,14 @@ def _check_files(args: argparse.Namespace, candidates: list[tuple[Path, bool]], 
 def _located_in_files(args: argparse.Namespace, configs: _FolderConfigs, checked: _Checked) -> list[Any]:
     """Every finding placed: the configuration files' problems first, then each file's findings with those
     across files (names two files share)."""
-    from toolcast.adapters.checks import Located, check_names_across, config_findings
+    from toolcast.adapters.checks import check_names_across, located_config, located_in
 
     reports = checked.reports
     across = check_names_across(reports, configs.first()) if len(reports) > 1 else {}
-    located: list[Located] = [Located(source, problem, 1, 1, 1, 1) for source, problems in configs.problems.items()
-                              for problem in config_findings(problems)]
+    located = [item for problems in configs.problems.values() for item in located_config(problems)]
     for shown, report in reports.items():
-        findings = list(report.findings) + list(across.get(shown, ()))
-        located.extend(_locate(shown, checked.texts[shown], findings, args.format))
+        findings = [*report.findings, *across.get(shown, ())]
+        located.extend(located_in(shown, checked.texts[shown], findings, line_text=args.format == "human"))
     return located
 
 

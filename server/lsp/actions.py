@@ -31,10 +31,7 @@ CODE_ACTION_OPTIONS = t.CodeActionOptions(code_action_kinds=[
 
 def tool_at(ls: ToolcastServer, doc: Document, offset: int) -> Any:
     report = ls.report(doc)
-    for tool in report.tools if report else ():
-        if tool.span[0] <= offset <= tool.span[1]:
-            return tool
-    return None
+    return report.tool_at(offset) if report else None
 
 
 def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[str, str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.adapters import pointer as jp
-from toolcast.adapters.checks import CheckConfig, DocumentReport, ToolSummary, changes_meaning, conversions, loss_place
+from toolcast.adapters.checks import CheckConfig, DocumentReport, changes_meaning, conversions, loss_place
 from toolcast.adapters.cost import TokenCosts
 from toolcast.adapters.document import ParsedDocument
 from toolcast.adapters.losses import Action, Loss
@@ -68,13 +68,6 @@ def render(title: str, lines: list[str], markdown: bool, code: bool = False) -> 
     return "\n".join([head, *(f"- {line}" for line in lines)])
 
 
-def _tool_at(report: DocumentReport | None, offset: int) -> ToolSummary | None:
-    for tool in report.tools if report else ():
-        if tool.span[0] <= offset <= tool.span[1]:
-            return tool
-    return None
-
-
 def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | None, config: CheckConfig,
                costs: TokenCosts | None = None, markdown: bool = True) -> tuple[str, tuple[int, int]] | None:
     loc = parsed.location(offset)
@@ -98,7 +91,7 @@ def hover_text(parsed: ParsedDocument, offset: int, report: DocumentReport | Non
     if not loc.is_key or span is None or ("/parameters" not in loc.pointer and "Schema" not in loc.pointer
                                           and "input_schema" not in loc.pointer):
         return None
-    under = _tool_at(report, offset)
+    under = report.tool_at(offset) if report else None
     if under is None or not jp.is_prefix(under.pointer, loc.pointer):
         return None
     value = jp.resolve(parsed.value, under.pointer, None)

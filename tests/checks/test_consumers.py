@@ -49,6 +49,7 @@ def test_every_rule_has_a_source_and_a_confidence() -> None:
     hosts = {p.stem for p in (SCHEMAS / "consumers").glob("*.json")}
     assert {"vscode", "claude-code", "claude-desktop", "cursor", "gemini-cli", "codex-cli"} <= hosts
     assert {"xai", "deepseek", "groq"} <= hosts
+    assert {"copilot-cli", "copilot-jetbrains", "antigravity", "opencode", "cline", "librechat"} <= hosts
     assert len(rules) >= 25
     for where, rule in rules:
         sources = rule.get("source")
@@ -102,6 +103,45 @@ def test_the_loader_rejects_a_rule_it_cannot_trust(change: Any, said: str) -> No
         c.validate_consumer("vscode", bad)
 
 
+def _rule_of(host: str, rule_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    data: dict[str, Any] = json.loads((SCHEMAS / "consumers" / f"{host}.json").read_text())
+    return data, next(r for r in data["rules"] if r["id"] == rule_id)
+
+
+@pytest.mark.parametrize(("host", "rule_id", "change", "said"), [
+    ("roo-code", "prefixed-name-chars", lambda r: r.pop("pattern"), "missing settings ['pattern']"),
+    ("roo-code", "prefixed-name-chars", lambda r: r.__setitem__("pattern", "[a-z"), "`pattern` must be a regular"),
+    ("roo-code", "prefixed-name-chars", lambda r: r.__setitem__("format", "mcp--{server}"), "`format` uses"),
+    ("roo-code", "prefixed-name-chars", lambda r: r.pop("source"), "missing settings ['source']"),
+    ("copilot-cli", "gemini-nullable-items", lambda r: r.__setitem__("containing", []), "`containing` must list"),
+    ("copilot-cli", "gemini-nullable-items", lambda r: r.pop("confidence"), "missing settings ['confidence']"),
+    ("vscode", "gpt4-keywords", lambda r: r.__setitem__("models", "gpt-4("), "`models` must be a regular"),
+    ("vscode", "gpt4-keywords", lambda r: r.__setitem__("effect", "deleted"), "`effect` must be one of"),
+])
+def test_the_loader_rejects_a_host_rule_it_cannot_trust(host: str, rule_id: str, change: Any, said: str) -> None:
+    data, rule = _rule_of(host, rule_id)
+    c.validate_consumer(host, data)  # the committed profile is fine
+    change(rule)
+    with pytest.raises(c.ConsumerProfileError, match=re.escape(said)):
+        c.validate_consumer(host, data)
+
+
+def test_the_loader_rejects_a_model_picker_naming_no_target() -> None:
+    data, _ = _rule_of("copilot-cli", "prefixed-name")
+    data["sends_to"].append("grok")
+    with pytest.raises(c.ConsumerProfileError, match="`sends_to` must list targets"):
+        c.validate_consumer("copilot-cli", data)
+
+
+def test_every_host_has_a_proxy_dialect() -> None:
+    """`toolcast proxy --for HOST` lowers the tools for the host's default provider: every host has one."""
+    from toolcast.adapters.proxy_plan import HOST_DIALECTS
+
+    hosts = {n for n in c.consumer_names() if c.consumer(n).kind == "host"}
+    assert hosts == set(HOST_DIALECTS)
+    assert set(HOST_DIALECTS.values()) <= set(TARGETS)
+
+
 def test_the_loader_rejects_a_family_whose_examples_it_does_not_match() -> None:
     data = json.loads((SCHEMAS / "consumers" / "models" / "gemini.json").read_text())
     c.validate_models("gemini", data)
@@ -120,9 +160,11 @@ def test_unknown_names_list_the_known_ones() -> None:
 
 
 def test_configuration_selects_consumers_and_reports_unknown_names_as_tc703() -> None:
-    cfg, problems = config_from_mapping({"consumers": ["vscode", "vs-code"], "models": ["gemini-2.5-pro", "gpt-9"],
+    # a GPT model is one VS Code's picker offers (judged with VS Code's rules for it); a typo is no model
+    cfg, problems = config_from_mapping({"consumers": ["vscode", "vs-code"], "models": ["gemini-2.5-pro", "gtp-4.1",
+                                                                                        "gpt-4.1"],
                                          "server_name": "github"}, "toolcast.toml")
-    assert cfg.consumers == ("vscode",) and cfg.models == ("gemini-2.5-pro",) and cfg.server_name == "github"
+    assert cfg.consumers == ("vscode",) and cfg.models == ("gemini-2.5-pro", "gpt-4.1") and cfg.server_name == "github"
     assert [(p.code, p.key) for p in problems] == [(CONFIG_UNKNOWN_CONSUMER, "consumers"),
                                                    (CONFIG_UNKNOWN_CONSUMER, "models")]
     assert "claude-code" in problems[0].message and "gemini-3" in problems[1].message

@@ -278,7 +278,6 @@ def test_non_strict_chat_tool_stays_non_strict_for_responses() -> None:
 def test_profiles_are_validated_typed_and_read_by_everyone() -> None:
     import json
 
-    from toolcast.adapters.checks.target_rules import MAX_FUNCTIONS
     from toolcast.adapters.providers import DISPLAY_NAMES, ProfileError, _validate, profile, profile_text
 
     for target in TARGETS:
@@ -286,7 +285,8 @@ def test_profiles_are_validated_typed_and_read_by_everyone() -> None:
         raw = json.loads(profile_text(target))
         assert DISPLAY_NAMES[target] == prof.display_name == raw["display_name"]
         assert prof.strict_default == (raw["default_mode"] == "strict")
-    assert MAX_FUNCTIONS == {"gemini": 512, "gemini-json": 512}
+    assert {t: prof.limits.function_declarations.max for t in TARGETS
+            if (prof := profile(t)).limits.function_declarations} == {"gemini": 512, "gemini-json": 512}
     broken = json.loads(profile_text("openai"))
     broken["modes"]["strict"]["closed_object"] = True  # a typo the walker would silently ignore
     with pytest.raises(ProfileError, match="unknown settings"):

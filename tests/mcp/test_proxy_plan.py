@@ -113,9 +113,25 @@ def test_a_hosts_own_tool_limit_is_kept(host: str) -> None:
     (ProxySettings(hosts=("vscode",), models=("gpt-4.1",)), "openai"),
     (ProxySettings(hosts=("claude-code",)), "anthropic"),
     (ProxySettings(hosts=("vscode",), models=("claude-sonnet-4", "gemini-2.5-flash")), "gemini"),
+    (ProxySettings(hosts=("copilot-cli",)), "anthropic"),
+    (ProxySettings(hosts=("copilot-cli",), models=("gemini-3-flash-preview",)), "gemini"),
+    (ProxySettings(hosts=("antigravity",)), "gemini"),
 ])
 def test_the_dialect_follows_the_model_then_the_host(settings: ProxySettings, expected: str) -> None:
     assert dialect(settings) == expected
+
+
+def test_a_server_name_the_host_prefixes_does_not_leave_the_tools_out() -> None:
+    """Roo Code behind a dotted server name on Bedrock (RooCodeInc/Roo-Code#10152): the characters come from the
+    server's name in the host's configuration, which the proxy cannot change; its tools are still served, with
+    the names Bedrock accepts."""
+    settings = ProxySettings(hosts=("roo-code",), target="bedrock",
+                             server_name="awslabs.aws-documentation-mcp-server")
+    plan = lower_tools(TOOLS, settings, "hostile")
+    every = lower_tools(TOOLS, ProxySettings(hosts=("roo-code",), target="bedrock", server_name="aws-docs"),
+                        "hostile")
+    assert len(plan.served) == len(every.served) >= 100
+    assert all(re.fullmatch(r"[a-zA-Z0-9_-]+", t.name) for t in plan.served)
 
 
 def test_unknown_names_are_a_clear_error() -> None:

@@ -32,9 +32,12 @@ def test_the_reference_has_numbered_sections() -> None:
 def test_every_profile_source_can_be_opened() -> None:
     sections = _sections()
     for path in sorted((ROOT / "schemas" / "providers").glob("*.json")):
-        sources = json.loads(path.read_text(encoding="utf-8"))["sources"]
-        assert any(SOURCE_FORMS.fullmatch(s) for s in sources), f"{path.name}: no URL or repository source"
-        for source in sources:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        # The profile's own sources, then each limit's (`limits.<block>.source`).
+        lists = [data["sources"], *(block["source"] for block in data["limits"].values())]
+        for sources in lists:
+            assert any(SOURCE_FORMS.fullmatch(s) for s in sources), f"{path.name}: no URL or repository source"
+        for source in (s for sources in lists for s in sources):
             doc = _DOC_SOURCE.fullmatch(source)
             assert doc or SOURCE_FORMS.fullmatch(source), f"{path.name}: {source!r} is not a source a reader can open"
             if doc:
