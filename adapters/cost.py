@@ -153,9 +153,18 @@ def model_for(target: str, models: Sequence[str]) -> str | None:
     return next((m for m in models if pattern.search(m.lower())), None)
 
 
+#: OpenAI API models whose encoding is known: cl100k for gpt-3.5 and gpt-4, o200k for gpt-4o, gpt-4.1, gpt-4.5,
+#: gpt-5 and the o-series (a later name may use another encoding: it is not taken on trust).
+_KNOWN_OPENAI = re.compile(r"^(ft:)?(gpt-(3\.5|35|4|5)(?![\d])|o[134](?![\d])|chatgpt-4o)")
+
+
 def follows_model(model: str) -> bool:
-    """Some target's estimate follows ``model`` (an OpenAI or Claude model name: ``model_for`` picks it)."""
-    return any(pattern.search(model.lower()) for pattern in _MODEL_OF.values())
+    """``model`` is an API model name whose estimate toolcast knows: an OpenAI model of a known encoding, or a
+    Claude model in Anthropic's tool-use system prompt table (``tool_prompt``)."""
+    name = model.lower()
+    if _KNOWN_OPENAI.search(name):
+        return True
+    return bool(_MODEL_OF["anthropic"].search(name)) and tool_prompt.row_for(model) is not None
 
 
 def method_for(target: str, model: str | None = None) -> Method:

@@ -198,8 +198,8 @@ def _bad_consumers(args: argparse.Namespace) -> bool:
         for model in models:
             check_model(model, names)
     except UnknownConsumer as exc:
-        print(f"toolcast check: {exc}; or an OpenAI or Anthropic API model name for the token estimates "
-              "(gpt-4o, gpt-4, claude-opus-4)", file=sys.stderr)
+        print(f"toolcast check: {exc}; or, for the token estimates, an OpenAI or Claude API model whose encoding "
+              "or tool-use prompt toolcast knows (gpt-4o, gpt-4, o3, claude-opus-4)", file=sys.stderr)
         return True
     if server is not None and not server.strip():
         print("toolcast check: --server-name must not be empty", file=sys.stderr)
