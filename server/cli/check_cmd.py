@@ -162,12 +162,14 @@ def _named_hosts(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def _estimate_only(model: str, hosts: tuple[str, ...]) -> bool:
-    """A provider's API model name (``gpt-4o``, ``claude-opus-4``) that no consumer rule takes (no model family,
-    no selected host that offers it) but the token estimates follow (its encoding, its constants): taken by
-    ``--model`` for the estimates alone."""
+    """A provider's API model name (``gpt-4o``, ``claude-opus-4``) that no consumer rule takes (no model family)
+    but the token estimates follow (its encoding, its constants): taken by ``--model`` for the estimates alone.
+    With ``--for`` hosts named, ``--model`` is about them: a model none of them offers stays an error."""
     from toolcast.adapters.consumers import UnknownConsumer, check_model
     from toolcast.adapters.cost import follows_model
 
+    if hosts:
+        return False
     try:
         check_model(model, hosts)
     except UnknownConsumer:
