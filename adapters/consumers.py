@@ -40,12 +40,16 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     # A node whose `type` is a list with "null" and one of ``containing`` (only array `items` with ``in_items``;
     # with ``min_types``, at least that many types besides "null").
     "type_list": {"containing": (list,), "in_items": (bool,), "min_types": (int,)},
+    # A regular-expression engine the consumer compiles every `pattern` with (`PATTERN_ENGINES`); `modes`: only
+    # in these modes of a provider (a provider profile's rule).
+    "pattern_dialect": {"engine": (str,), "modes": (list,)},
 })
 _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),
     "typed_nodes": frozenset({"mode"}), "strict_keywords": frozenset({"keywords"}),
     "name_chars": frozenset({"format", "pattern"}), "keywords": frozenset({"keywords"}),
     "description_length": frozenset({"max"}), "type_list": frozenset({"containing"}),
+    "pattern_dialect": frozenset({"engine"}),
 })
 _COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
     "id": (str,), "rule": (str,), "effect": (str,), "message": (str,), "source": (list,), "confidence": (str,),
@@ -53,7 +57,12 @@ _COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
     # A pattern over model names: the rule holds only when a model it matches is named (``--model``).
     "models": (str,),
 })
-_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"draft": ("draft-07",), "mode": ("gemini-cli", "all")})
+#: The engines ``schema/dialects.py`` compiles a pattern with (named here, below it, so a profile is checked
+#: without importing an engine).
+PATTERN_ENGINES = ("python-re", "python-re-no-lookaround", "ecmascript", "ecmascript-u", "re2", "rust-regex",
+                   "anchored")
+_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({"draft": ("draft-07",), "mode": ("gemini-cli", "all"),
+                                                            "engine": PATTERN_ENGINES})
 #: A source is a docs URL, ``owner/repo#N`` (issue or pull request) or ``owner/repo@commit path``.
 SOURCE_FORMS = re.compile(r"https?://\S+|[\w.-]+/[\w.-]+#\d+|[\w.-]+/[\w.-]+@[0-9a-f]{7,40} \S+")
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -136,6 +145,9 @@ def parse_rule(data: Any, where: str) -> ConsumerRule:
         _need(key not in data or data[key] in choices, where, f"`{key}` must be one of {list(choices)}")
     if kind in ("strict_keywords", "keywords"):
         _need(all(isinstance(k, str) for k in data["keywords"]), where, "`keywords` must be strings")
+    if kind == "pattern_dialect":
+        _need(all(m in ("strict", "non_strict", "default") for m in data.get("modes", [])), where,
+              "`modes` must name strict, non_strict or default")
     if kind in ("name_length", "name_chars"):
         _need("{tool}" in data["format"] and set(re.findall(r"{(\w*)}", data["format"])) <= {"server", "tool"},
               where, "`format` uses {server} and {tool}")
@@ -333,3 +345,15 @@ def provider_tool_limit(target: str) -> ProviderToolLimit | None:
         return None
     return ProviderToolLimit(target, parse_rule({"id": "max-tools", "rule": "max_tools", **dict(data)},
                                                 f"schemas/providers/{target}.json limits.max_tools"))
+
+
+def provider_pattern_rules(target: str) -> tuple[ConsumerRule, ...]:
+    """A provider's own ``pattern_dialect`` rules (``limits.pattern_dialects`` of its profile): the engines it
+    compiles every ``pattern`` with, in which modes, with sources and confidence."""
+    from .providers import profile
+
+    items = profile(target).limits.pattern_dialects
+    where = f"schemas/providers/{target}.json limits.pattern_dialects"
+    rules = tuple(parse_rule({"rule": "pattern_dialect", **dict(item)}, f"{where} {i}") for i, item in enumerate(items))
+    _need(len({r.id for r in rules}) == len(rules), where, "rule ids must be unique")
+    return rules

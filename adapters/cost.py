@@ -338,16 +338,6 @@ class Cost:
         return f"≈ {self.figure} tokens ({self.method.provider}, {self.qualifiers})"
 
 
-def _openai_mode(value: Any, shape: str | None, target: str, options: TargetOptions) -> TargetOptions:
-    """A tool written in OpenAI's own shape is sent as written: strict only when it says ``strict: true``
-    (the API's default is non-strict), unless the configuration or a flag chooses a mode."""
-    if options.strict is not None or shape not in ("openai", "openai-responses") or not isinstance(value, Mapping):
-        return options
-    function = value.get("function", value)
-    strict = isinstance(function, Mapping) and function.get("strict") is True
-    return replace(options, strict=strict)
-
-
 class TokenCosts:
     """Token estimates with their encodings loaded on first use and counts remembered per tool text, target,
     options and model (least recently used out first)."""
@@ -400,9 +390,10 @@ class TokenCosts:
         return self.counter("o200k_base") is not None
 
     def tool(self, value: Any, shape: str | None, target: str, options: TargetOptions | None = None,
-             model: str | None = None) -> Cost:
+             model: str | None = None, named: bool = False) -> Cost:
         """The estimate for one tool object as written in a file (``shape`` as detected) sent to ``target``
-        (to ``model`` when one is named)."""
+        (to ``model`` when one is named), in the form it is sent (``convert.forms``: ``named`` when the user
+        named the target)."""
         method = method_for(target, model)
         count = self.counter(method.encoding)
         if count is None:
@@ -413,10 +404,8 @@ class TokenCosts:
 
             if is_name_only(value):
                 shape = "canonical"  # a declaration of a name only: valid (Gemini counts it), no shape to tell
-        if method.recipe == "openai-namespace":
-            options = _openai_mode(value, shape, target, options)
         nested = _nested_descriptions(model)
-        same = (id(value), shape, target, options.strict, options.gemini_type_case, method.encoding, nested)
+        same = (id(value), shape, target, options.strict, options.gemini_type_case, method.encoding, nested, named)
         held = self._by_object.hit(same)
         if held is not None and held[0] is value:
             return Cost(target, held[1], method, mode=held[2])
@@ -428,7 +417,7 @@ class TokenCosts:
         if hit is not None:
             self._by_object.keep(same, (value, *hit))
             return Cost(target, hit[0], method, mode=hit[1])
-        output = self._conversions.output(value, shape, target, options)
+        output = self._conversions.output(value, shape, target, options, named)
         if output is None:
             return Cost(target, None, method, "not available (the tool cannot be converted)")
         tokens, mode = _output_tokens(output, method, count, nested)
@@ -466,19 +455,22 @@ class TokenCosts:
                         prompt_label=which)
         return Cost(target, 0, method)
 
-    def running(self, tools: Sequence[tuple[Any, str | None]], target: str, options: TargetOptions | None = None,
-                model: str | None = None, tool_choice: str = "auto") -> Iterator[Cost]:
+    def running(self, tools: Sequence[tuple[Any, str | None]], target: str,
+                options: TargetOptions | Callable[[Any, str | None], TargetOptions] | None = None,
+                model: str | None = None, tool_choice: str = "auto", named: bool = False) -> Iterator[Cost]:
         """The request's total after each of ``tools`` (value, shape), in order: what a request adds once plus
-        the tools so far (the one running total behind ``total``, the budgets and the code lens). A tool that
-        cannot be counted is left out and counted in ``uncounted`` (``reason`` says why, for the first). Without
-        a tokenizer, one estimate that is not available."""
+        the tools so far (the one running total behind ``total``, the budgets and the code lens). ``options``:
+        the same for every tool, or each tool's (the form it is sent in). A tool that cannot be counted is left
+        out and counted in ``uncounted`` (``reason`` says why, for the first). Without a tokenizer, one estimate
+        that is not available."""
         base = self.per_request(target, model, tool_choice)
         if base.tokens is None:
             yield base
             return
         total, uncounted, reason, modes = base.tokens, 0, "", set()
         for value, shape in tools:
-            cost = self.tool(value, shape, target, options, model)
+            chosen = options(value, shape) if callable(options) else options
+            cost = self.tool(value, shape, target, chosen, model, named)
             if cost.tokens is None:
                 uncounted += 1
                 reason = reason or cost.reason
@@ -490,12 +482,12 @@ class TokenCosts:
             yield replace(base, tokens=total, high=high, mode=mode, uncounted=uncounted, reason=reason)
 
     def total(self, tools: Sequence[tuple[Any, str | None]], target: str, options: TargetOptions | None = None,
-              model: str | None = None, tool_choice: str = "auto") -> Cost:
+              model: str | None = None, tool_choice: str = "auto", named: bool = False) -> Cost:
         """All ``tools`` (value, shape) in one request to ``target``, with what a request adds once; not
         available when any tool's estimate is not."""
         if not tools:
             return Cost(target, 0, method_for(target, model))
-        *_, last = self.running(tools, target, options, model, tool_choice)
+        *_, last = self.running(tools, target, options, model, tool_choice, named)
         if last.uncounted:
             return Cost(target, None, last.method, last.reason)
         return last
@@ -567,7 +559,8 @@ def _total_dict(cost: Cost) -> dict[str, Any]:
 
 
 def document_costs(costs: TokenCosts, value: Any, tools: Sequence[Any], targets: Sequence[str],
-                   options_for: Callable[[str], TargetOptions], models: Sequence[str] = ()) -> DocumentCosts:
+                   options_for: Callable[[str], TargetOptions], models: Sequence[str] = (),
+                   targets_named: bool = False) -> DocumentCosts:
     """Estimates for ``tools`` (the checks' ``ToolSummary``s: ``index``, ``name``, ``pointer``, ``shape``) of the
     parsed document ``value``, for the first of ``models`` each target's requests go to."""
     from .pointer import resolve
@@ -575,11 +568,11 @@ def document_costs(costs: TokenCosts, value: Any, tools: Sequence[Any], targets:
     objects = [(resolve(value, t.pointer, None), t.shape) for t in tools]
     named, choice = _request_settings(value)
     model = {target: model_for(target, [*named, *models]) for target in targets}
-    per_tool = tuple(ToolCosts(t.index, t.name, tuple(costs.tool(v, s, target, options_for(target), model[target])
-                                                      for target in targets))
+    per_tool = tuple(ToolCosts(t.index, t.name, tuple(costs.tool(v, s, target, options_for(target), model[target],
+                                                                 targets_named) for target in targets))
                      for t, (v, s) in zip(tools, objects, strict=True))
-    return DocumentCosts(per_tool, tuple(costs.total(objects, target, options_for(target), model[target], choice)
-                                         for target in targets))
+    return DocumentCosts(per_tool, tuple(costs.total(objects, target, options_for(target), model[target], choice,
+                                                     targets_named) for target in targets))
 
 
 def _request_settings(value: Any) -> tuple[list[str], str]:
@@ -618,11 +611,14 @@ class _Conversions:
         self._canonical: Table[tuple[int, str], tuple[Any, Any]] = Table(size)
         self._walked: Table[tuple[int, str, str], tuple[Any, Any]] = Table(size)
 
-    def output(self, value: Any, shape: str | None, target: str, options: TargetOptions) -> dict[str, Any] | None:
+    def output(self, value: Any, shape: str | None, target: str, options: TargetOptions,
+               named: bool = False) -> dict[str, Any] | None:
         """``value`` as ``target`` receives it; None when it cannot be read or converted (the checks say why)."""
         from .convert import convert
+        from .convert.forms import sent_strict
         from .errors import ToolcastError
         from .loading import to_canonical
+        from .providers import has_strict
 
         if shape is None:
             return None
@@ -631,10 +627,19 @@ class _Conversions:
             if held is None or held[0] is not value:
                 held = (value, to_canonical(value, shape))
                 self._canonical.keep((id(value), shape), held)
+            if options.strict is None and has_strict(target) and not named:
+                # Sent as toolcast sends it with no target named (``convert.forms``): a tool already in OpenAI's
+                # shape as written, else strict where strict loses nothing. A named target: ``convert``'s own.
+                options = replace(options, strict=sent_strict(held[1], target, options, self._converted))
             # Not judged: a count reads the output as sent, and the checks tell whether it may be sent.
             return convert(held[1], target, options, lowering=self._lowering, judged=False).output
         except (ToolcastError, ValueError, TypeError, KeyError, RecursionError):
             return None
+
+    def _converted(self, tool: Any, target: str, options: TargetOptions) -> Any:
+        from .convert import convert
+
+        return convert(tool, target, options, lowering=self._lowering)
 
     def _lowering(self, schema: Any, base: str, target: str, mode: Any, mode_id: str) -> Any:
         from .convert.walker import lower

@@ -40,10 +40,23 @@ class Loss:
     action: Action
     effect: Effect
     message: str
+    #: The id of the profile rule behind the loss, when one is (a provider's ``pattern_dialect`` rule).
+    rule: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "target": self.target, "pointer": self.pointer, "keyword": self.keyword,
             "value": self.value, "action": self.action.value, "effect": self.effect.value,
             "message": self.message,
         }
+        if self.rule is not None:
+            out["rule"] = self.rule
+        return out
+
+
+def is_strict_closure(loss: Loss) -> bool:
+    """Strict mode adding ``additionalProperties: false`` to an object that never said (the walker's and
+    the scan's ``_closed_said``: no value, since the keyword is not in the source). A map the source
+    declares (``additionalProperties`` with a schema or ``true``) carries its value and is a real loss."""
+    return (loss.keyword == "additionalProperties" and loss.value is None and loss.action == Action.LOWERED
+            and loss.effect == Effect.NARROWING)

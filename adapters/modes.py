@@ -56,6 +56,10 @@ class Mode:
     typed_nodes: bool = field(default=False, metadata=_setting((bool,), optional=True))
     any_of_alone: bool = field(default=False, metadata=_setting((bool,), optional=True))
     object_properties_nonempty: bool = field(default=False, metadata=_setting((bool,), optional=True))
+    #: The provider's ``pattern_dialect`` rules for this mode, as (rule id, engine) pairs: a ``pattern`` one of
+    #: those engines does not compile is stated in the description instead. Filled from the profile's
+    #: ``limits.pattern_dialects`` (``convert.mode.profile_mode``), where each rule has its sources.
+    pattern_rules: tuple[tuple[str, str], ...] = field(default=(), metadata=_setting((list,), optional=True))
 
     @classmethod
     def of(cls, settings: Mapping[str, Any]) -> Mode:

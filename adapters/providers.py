@@ -1,6 +1,6 @@
 """Provider truth read from the capability profiles (``schemas/providers/<target>.json``): the one
-name rule (pattern, sanitiser, description limit) and the one effective strictness that convert and
-the checks both use, so that they cannot disagree."""
+name rule (pattern, sanitiser, description limit) that convert and the checks both use, so that they cannot
+disagree. A tool's strictness per target is ``convert.forms``'s."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .errors import ConversionError, ToolcastError
 from .listing import listed
 from .modes import settings_problem
 from .provider_limits import LimitsError, ProviderLimits, read_limits
-from .targets import TARGETS, TargetOptions
+from .targets import TARGETS
 
 
 @cache
@@ -139,8 +139,23 @@ def _validate(target: str, data: Any) -> ProviderProfile:
         raise ProfileError(f"schemas/providers/{target}.json: {exc}") from None
     return ProviderProfile(target, data["display_name"], rule, limits,
                            data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
-                           MappingProxyType({k: json.dumps(v, sort_keys=True, separators=(",", ":"))
-                                             for k, v in modes.items()}))
+                           MappingProxyType({k: _mode_id(k, v, data.get("limits")) for k, v in modes.items()}))
+
+
+def mode_pattern_rules(rules: Any, key: str) -> tuple[tuple[str, str], ...]:
+    """The provider's pattern rules (``limits.pattern_dialects``) that hold in mode ``key``: those documented or
+    observed, naming the mode or none, as (rule id, engine): what ``convert.mode.profile_mode`` adds to the mode.
+    Read as written; ``consumers.provider_pattern_rules`` validates them."""
+    return tuple((str(r.get("id")), str(r.get("engine"))) for r in rules or ()
+                 if isinstance(r, Mapping) and r.get("confidence") != "unclear" and key in r.get("modes", [key]))
+
+
+def _mode_id(key: str, settings: Any, limits: Any) -> str:
+    """One mode's id: its settings, and the provider's pattern rules for it; equal ids lower a schema alike, so
+    one walk serves both."""
+    rules = limits.get("pattern_dialects") if isinstance(limits, dict) else None
+    mine = [list(r) for r in mode_pattern_rules(rules, key)]
+    return json.dumps([settings, mine] if mine else settings, sort_keys=True, separators=(",", ":"))
 
 
 @cache
@@ -186,24 +201,6 @@ def has_strict(target: str) -> bool:
     return target in TARGETS and profile(target).has_strict
 
 
-def effective_strict(target: str, overrides: Mapping[str, Any], source_shape: str | None,
-                     options: TargetOptions) -> bool:
-    """Strictness for ``target``: the option given > the tool's override for the target > the tool's own
-    flag when it was written for this target (an OpenAI Chat tool's flag also holds for Responses, the
-    same API family) > the target's default."""
-    if options.strict is not None:
-        return options.strict
-    over = overrides.get(target)
-    if isinstance(over, Mapping) and isinstance(over.get("strict"), bool):
-        return bool(over["strict"])
-    if source_shape is not None and (source_shape == target or (target == "openai-responses"
-                                                                 and source_shape == "openai")):
-        own = overrides.get(source_shape)
-        if isinstance(own, Mapping) and isinstance(own.get("strict"), bool):
-            return bool(own["strict"])
-    return has_strict(target) and profile(target).strict_default
-
-
 def capability_matrix() -> dict[str, dict[str, dict[str, str]]]:
     """target → mode → keyword → what happens to it: the table ``toolcast providers`` prints and the
     library's ``providers()`` returns."""
@@ -224,5 +221,9 @@ def capability_matrix() -> dict[str, dict[str, dict[str, str]]]:
             formats = mode.get("formats")
             row["formats"] = "all" if formats is None else ", ".join(
                 sorted(formats) if isinstance(formats, list) else sorted(f for v in formats.values() for f in v))
+            engines = [engine for _, engine in mode_pattern_rules((profile.get("limits") or {}).get(
+                "pattern_dialects"), name)]
+            if engines and "pattern" not in row:
+                row["pattern"] = f"compiled with {', '.join(engines)}; folded where refused"
             out.setdefault(target, {})[name] = row
     return out

@@ -29,6 +29,10 @@ PER_MODULE = 3
 #: Test files listed by hand: those that drive a module through a real process (server over stdio, CLI, MCP
 #: servers, editors), and the tests of modules newer than the last measurement.
 BY_HAND: dict[str, tuple[str, ...]] = {
+    "adapters/host_config.py": ("tests/mcp/test_host_config.py", "tests/mcp/test_mcp_config.py"),
+    "adapters/checks/servers.py": ("tests/mcp/test_mcp_config.py",),
+    "adapters/convert/forms.py": ("tests/checks/test_chosen_forms.py", "tests/server/test_hover.py"),
+    "adapters/checks/judged.py": ("tests/checks/test_chosen_forms.py", "tests/server/test_hover.py"),
     "server/exec_source.py": ("tests/cli/test_exec_tools.py",),
     "server/mcp_source.py": ("tests/mcp/test_real_servers.py", "tests/mcp/test_failures.py",
                              "tests/mcp/test_sdk_server.py"),
@@ -39,6 +43,7 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "server/cli/convert_cmd.py": ("tests/cli/test_convert_cli.py", "tests/convert/test_accept.py"),
     "server/cli/explain_cmd.py": ("tests/checks/test_registry.py",),
     "server/cli/mcp_common.py": ("tests/mcp/test_real_servers.py", "tests/mcp/test_failures.py"),
+    "server/cli/host_config_check.py": ("tests/mcp/test_mcp_config.py",),
     "server/cli/messages_cmd.py": ("tests/messages/test_cli.py",),
     "server/cli/providers_cmd.py": ("tests/cli/test_convert_cli.py",),
     "server/cli/serve_cmd.py": ("tests/server/test_launch.py", "tests/server/test_lifecycle.py"),
@@ -73,6 +78,7 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "adapters/schema/bounded.py": ("tests/checks/test_bounded_validator.py", "tests/adversarial/test_patterns.py",
                                    "tests/messages/test_arguments.py"),
     "adapters/schema/patterns.py": ("tests/checks/test_bounded_validator.py", "tests/adversarial/test_patterns.py"),
+    "adapters/schema/dialects.py": ("tests/checks/test_pattern_dialects.py", "tests/cli/test_pattern_dialects_cli.py"),
     "adapters/openai_prompt.py": ("tests/checks/test_token_pairs.py", "tests/checks/test_budgets.py"),
     "adapters/tool_prompt.py": ("tests/checks/test_token_pairs.py", "tests/server/test_cost_lens.py"),
     "adapters/compiled_tokens.py": ("tests/checks/test_compiled_tokens.py", "tests/checks/test_token_pairs.py"),

@@ -37,6 +37,9 @@ _._start_io_async
 _._stop_event
 _.watchdog  # holds the task that exits with the client's process, so it is not collected
 
+# google-re2's Options, read by RE2 (schema/dialects.py sets it so that a refused pattern is not written to stderr).
+_.log_errors
+
 # Standard-library protocols: logging records, exception chaining, argparse's Action signature.
 _.levelname
 _.levelno

@@ -56,11 +56,16 @@ class McpSource:
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     cwd: str | None = None
     inherit_env: bool = True
+    #: Sent with every request to a streamable HTTP server (a host configuration's `headers`); never logged.
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    #: How messages name the server instead of its command or URL (a configuration's entry as written, before
+    #: its placeholders were filled with values that may be secrets).
+    shown: str | None = None
 
     def describe(self) -> str:
-        if self.url:
+        if self.url and self.shown is None:
             return self.url
-        shown = " ".join(self.command)
+        shown = self.shown if self.shown is not None else " ".join(self.command)
         return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
@@ -229,7 +234,12 @@ async def _connect(stack: AsyncExitStack, source: McpSource, errlog: IO[bytes]) 
         from mcp.client.streamable_http import streamable_http_client
 
         # The SDK's HTTP client (30 s to connect, 300 s per read) under the caller's one deadline.
-        read, write = await stack.enter_async_context(streamable_http_client(source.url))
+        client = None
+        if source.headers:
+            from mcp.shared._httpx_utils import create_mcp_http_client
+
+            client = await stack.enter_async_context(create_mcp_http_client(headers=dict(source.headers)))
+        read, write = await stack.enter_async_context(streamable_http_client(source.url, http_client=client))
         return read, write
     from mcp.client.stdio import StdioServerParameters, stdio_client
 

@@ -29,11 +29,13 @@ if TYPE_CHECKING:
     from .engine import config_findings, too_large_report
     from .files import is_tool_file_name, tool_files_under, walk_files
     from .formats import Located, as_github, as_human, as_json, as_sarif, located_config, located_in, record
+    from .judged import choices, sent_options
     from .losses import changes_meaning, conversions, loss_place
     from .names import NameIndex
     from .positions import Positions
     from .report import DocumentReport, FindingBlock, ToolSummary
     from .request_checks import is_request
+    from .servers import REQUEST_CODES, names_across_servers
 
 _WHERE = {
     "Analyzer": "analyzer",
@@ -45,8 +47,10 @@ _WHERE = {
     "is_tool_file_name": "files", "tool_files_under": "files", "walk_files": "files",
     "Located": "formats", "as_github": "formats", "as_human": "formats", "as_json": "formats",
     "as_sarif": "formats", "located_config": "formats", "located_in": "formats", "record": "formats",
+    "choices": "judged", "sent_options": "judged",
     "changes_meaning": "losses", "conversions": "losses", "loss_place": "losses", "NameIndex": "names",
     "Positions": "positions", "is_request": "request_checks",
+    "REQUEST_CODES": "servers", "names_across_servers": "servers",
     "PARAMETERS_MISSING": "..rules.codes",
     "Finding": "..rules.findings", "Fix": "..rules.findings", "Related": "..rules.findings",
     "Severity": "..rules.findings", "TextEdit": "..rules.findings",
@@ -56,6 +60,7 @@ _WHERE = {
 __all__ = [
     "DEFAULT_GLOBS",
     "PARAMETERS_MISSING",
+    "REQUEST_CODES",
     "RULES",
     "Analyzer",
     "CheckConfig",
@@ -80,6 +85,7 @@ __all__ = [
     "changes_meaning",
     "check_document",
     "check_names_across",
+    "choices",
     "config_findings",
     "config_from_mapping",
     "conversions",
@@ -91,8 +97,10 @@ __all__ = [
     "located_config",
     "located_in",
     "loss_place",
+    "names_across_servers",
     "record",
     "rule_url",
+    "sent_options",
     "summarize_document",
     "too_large_report",
     "tool_files_under",

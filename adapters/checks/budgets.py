@@ -36,7 +36,8 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
         # A range (a Claude model not named) is compared by its low end; a tool that cannot be converted is
         # left out of the total (it has findings of its own).
         total, crossed = 0, None
-        for obj, running in zip(objects, costs.running([(o.value, o.shape) for o in objects], target, options, model),
+        for obj, running in zip(objects, costs.running([(o.value, o.shape) for o in objects], target, options, model,
+                                                               named=bool(config.targets_named)),
                                 strict=False):
             total = running.tokens or 0
             if crossed is None and total > config.max_tokens:

@@ -82,6 +82,11 @@ class CheckConfig:
     """``severities`` maps a code (or prefix) to its severity; ``None`` means the rule is off."""
 
     targets: tuple[str, ...] = TARGETS
+    #: The user named the targets (a ``targets`` list, a table turning one off, ``--target``, the library's
+    #: ``targets``): each is judged exactly as named. Otherwise each provider is judged in the form that keeps
+    #: a tool best (``convert.forms``; ``judged.judged_config``). Left out: named when ``targets`` is not
+    #: every target.
+    targets_named: bool | None = None
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     severities: Mapping[str, Severity | None] = field(default_factory=_empty_severities)
@@ -95,6 +100,10 @@ class CheckConfig:
     models: tuple[str, ...] = ()
     #: The MCP server's name as the hosts know it (the prefix of host-prefixed tool names).
     server_name: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.targets_named is None:
+            object.__setattr__(self, "targets_named", self.targets != TARGETS)
 
     def for_seed_registry(self) -> CheckConfig:
         """This configuration for tools seed 000's registry registers (tool executables): its registration rules
@@ -115,7 +124,7 @@ class CheckConfig:
         is configured, takes them), ``select`` replaces the selection, ``ignore`` adds to the ignored codes."""
         out = self
         if targets:
-            out = replace(out, targets=tuple(t for t in out.targets if t in targets) or targets)
+            out = replace(out, targets=tuple(t for t in out.targets if t in targets) or targets, targets_named=True)
         if select:
             out = replace(out, select=select)
         if ignore:
@@ -156,6 +165,7 @@ class CheckConfig:
         """A hashable summary, for caches keyed by configuration."""
         return (
             self.targets,
+            self.targets_named,
             self.select,
             self.ignore,
             tuple(sorted((k, v.value if v else None) for k, v in self.severities.items())),
@@ -234,6 +244,7 @@ def _target_settings(data: Mapping[str, Any], source: str, problems: list[Config
     targets_value = data.get("targets")
     if isinstance(targets_value, Mapping):
         out["targets"] = _targets_table(targets_value, source, problems, options)
+        out["targets_named"] = out["targets"] != TARGETS  # a table only setting options names no target
     elif targets_value is not None:
         listed = _str_list(targets_value, source, "targets", problems)
         if listed is not None:
@@ -244,6 +255,7 @@ def _target_settings(data: Mapping[str, Any], source: str, problems: list[Config
                 else:
                     problems.append(ConfigProblem(source, "targets", _unknown_target(name)))
             out["targets"] = tuple(n for n in TARGETS if n in good)
+            out["targets_named"] = True
     if "target_options" in data:
         # The LSP settings form: `targets` a list, options in a separate table of the same layout.
         table = data["target_options"]

@@ -35,6 +35,7 @@ from ..rules.codes import (
     CONSUMER_TOOLS_UNSUPPORTED,
     CONSUMER_TYPE_LIST,
     CONSUMER_UNTYPED_SCHEMA,
+    PATTERN_DIALECT,
     PROVIDER_TOOL_COUNT,
 )
 from ..rules.findings import Severity
@@ -391,25 +392,51 @@ def _type_list(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: s
     return out
 
 
+def _pattern_dialect(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+    """Every ``pattern`` compiled with the engine the consumer uses: a refusal at the pattern, naming the engine
+    and its message; an engine that could not be tried is said once, as information (never a guess)."""
+    from ..schema.dialects import Refused, Unavailable, compiled, engine_label
+
+    engine = str(rule.settings["engine"])
+    label = engine_label(engine)
+    out: list[Raw] = []
+    for rel, node, _depth in subschemas(params):
+        pattern = node.get("pattern")
+        if not isinstance(pattern, str):
+            continue
+        verdict = compiled(pattern, engine)
+        where = jp.join(ptr + rel, "pattern")
+        if isinstance(verdict, Refused):
+            out.append(_raw(PATTERN_DIALECT, who.name, rule,
+                            f"{who.display_name} compiles `pattern` with {label}, which refuses this one "
+                            f"({verdict.error})", where, engine=engine, engine_error=verdict.error))
+        elif isinstance(verdict, Unavailable):
+            out.append(_raw(PATTERN_DIALECT, who.name, rule,
+                            f"{who.display_name}: `pattern` not checked with {label}: {verdict.why}", where,
+                            engine=engine, severity=Severity.INFO.value))
+        if len(out) >= _PER_RULE:
+            break
+    return out
+
+
 #: The consumers' rules on a parameter schema, by kind: (consumer, rule, schema, pointer) -> findings.
 _SCHEMA_RULES: Mapping[str, Any] = MappingProxyType({
     "array_items": _array_items, "meta_schema": _meta_schema, "typed_nodes": _typed_nodes,
-    "keywords": _keywords, "description_length": _description_length, "type_list": _type_list})
+    "keywords": _keywords, "description_length": _description_length, "type_list": _type_list,
+    "pattern_dialect": _pattern_dialect})
 
 
 def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targets: Sequence[str]) -> bool:
-    """The tool is sent with ``strict: true``: the configuration's (or ``--strict``'s) choice for the target
-    when it makes one, else the tool's ``x-toolcast`` override for the target, else its own flag (which
-    clients such as litellm forward as it is)."""
-    ext = value.get("x-toolcast")
-    overrides = ext.get("targets") if isinstance(ext, dict) else None
+    """The tool is sent with ``strict: true``: what the configuration (or ``--strict``) or the tool's
+    ``x-toolcast`` override states for the target (``convert.forms.stated_strict``), else its own flag
+    (which clients such as litellm forward as it is). toolcast's own choice for OpenAI is not taken for
+    another consumer's API."""
+    from .limit_checks import stated_for
+
     for target in targets:
-        chosen = config.options_for(target).strict
-        if chosen is not None:
-            return chosen
-        over = overrides.get(target) if isinstance(overrides, dict) else None
-        if isinstance(over, dict) and isinstance(over.get("strict"), bool):
-            return bool(over["strict"])
+        stated = stated_for(target, value, None, config.options_for(target))
+        if stated is not None:
+            return stated
     return jp.resolve(value, _strict_ptr(value, name_ptr), None) is True
 
 

@@ -1,6 +1,6 @@
 """Checks of the providers' size limits on a strict tool's ``parameters`` (TC601–TC604: OpenAI's
 properties, nesting, enum values and string size), and a tool's effective strictness per target
-(``strict_for``), which decides whether those limits apply."""
+(``strict_for``, by ``convert.forms``), which decides whether those limits apply."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..convert.accept import StrictSizes, strict_sizes
+from ..convert.forms import named_strict, stated_strict
 from ..provider_limits import StrictSchemaLimits
-from ..providers import effective_strict, profile
+from ..providers import profile
 from ..rules.codes import (
     OPENAI_STRICT_DEPTH,
     OPENAI_STRICT_ENUM_VALUES,
@@ -22,9 +23,19 @@ from .raw import Raw
 from .tool_context import ToolContext, targets_text
 
 
+def stated_for(target: str, tool: Any, shape: str | None, options: TargetOptions) -> bool | None:
+    """What the configuration or the raw tool states of its strictness for ``target`` (its ``x-toolcast.targets``
+    overrides and its own flag under its shape), by the converter's own rule (``convert.forms.stated_strict``)."""
+    return stated_strict(target, _raw_overrides(tool, shape), shape, options)
+
+
 def strict_for(target: str, tool: Any, shape: str | None, options: TargetOptions) -> bool:
-    """Effective strictness, the converter's own rule (``providers.effective_strict``) applied to the raw
-    tool: its ``x-toolcast.targets`` overrides and its own flag under its shape."""
+    """Effective strictness of the raw tool for a target judged in ``options`` (the chosen form's options
+    carry their strictness; a named target's default is its profile's): ``convert.forms.named_strict``."""
+    return named_strict(target, _raw_overrides(tool, shape), shape, options)
+
+
+def _raw_overrides(tool: Any, shape: str | None) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
     if isinstance(tool, dict):
         ext = tool.get("x-toolcast")
@@ -34,7 +45,7 @@ def strict_for(target: str, tool: Any, shape: str | None, options: TargetOptions
             else tool.get("strict")
         if shape is not None and isinstance(own, bool) and shape not in overrides:
             overrides[shape] = {"strict": own}
-    return effective_strict(target, overrides, shape, options)
+    return overrides
 
 
 def check_openai_limits(ctx: ToolContext, ptr: str, root: Any) -> None:

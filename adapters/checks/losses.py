@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import pointer as jp
 from ..errors import ToolcastError
-from ..losses import Action, Effect, Loss
+from ..losses import Action, Effect, Loss, is_strict_closure
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
     DESCRIPTION_TOO_LONG,
@@ -19,6 +19,7 @@ from ..rules.codes import (
     LOSS_UNSATISFIABLE,
     LOSS_WIDENING,
     OUTPUT_REJECTED,
+    PATTERN_DIALECT,
 )
 from .config import CheckConfig
 from .edits import FixSpec, Op
@@ -37,14 +38,6 @@ def changes_meaning(code: str) -> bool:
     return code.startswith("TC5") and code != _EFFECT_CODES[Effect.NEUTRAL]
 
 
-def is_strict_closure(loss: Loss) -> bool:
-    """Strict mode adding ``additionalProperties: false`` to an object that never said (the walker's and
-    the scan's ``_closed_said``: no value, since the keyword is not in the source). A map the source
-    declares (``additionalProperties`` with a schema or ``true``) carries its value and stays TC503."""
-    return (loss.keyword == "additionalProperties" and loss.value is None and loss.action == Action.LOWERED
-            and loss.effect == Effect.NARROWING)
-
-
 def loss_code(loss: Loss) -> str:
     """Codes by effect, so narrowing/unsatisfiable/rejected losses can be louder than neutral ones."""
     if loss.action == Action.REJECTED:
@@ -55,6 +48,8 @@ def loss_code(loss: Loss) -> str:
         return OUTPUT_REJECTED if loss.keyword in RULES else LOSS_REJECTED
     if is_strict_closure(loss):
         return LOSS_STRICT_CLOSURE
+    if loss.rule is not None:  # a provider's `pattern_dialect` rule (the only rule a loss names)
+        return PATTERN_DIALECT
     return _EFFECT_CODES.get(loss.effect, LOSS_WIDENING)
 
 
@@ -119,6 +114,8 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
             message = f"{labels[0]}: {first.message}"
         else:
             message = template.replace("\0", ", ".join(labels))
+        if first.rule is not None:
+            message += _cite(first)
         raws.append(
             Raw(
                 code,
@@ -131,6 +128,14 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
             )
         )
     return raws
+
+
+def _cite(loss: Loss) -> str:
+    """`` [sources (confidence)]`` of the provider rule a loss names (its profile's ``pattern_dialects``)."""
+    from ..consumers import provider_pattern_rules
+
+    rule = next((r for r in provider_pattern_rules(loss.target) if r.id == loss.rule), None)
+    return f" [{rule.cite()}]" if rule is not None else ""
 
 
 def loss_place(lt: Any, value: Any, loss: Loss) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from .. import pointer as jp
@@ -18,6 +19,7 @@ from .caches import Caches
 from .config import CheckConfig
 from .consumer_checks import tool_raws
 from .discovery_checks import check_description_length, check_name_and_description, check_names, check_parameters_root
+from .judged import judged_config
 from .limit_checks import check_openai_limits, strict_for
 from .losses import loss_findings
 from .raw import ToolFacts, ToolResult
@@ -54,7 +56,9 @@ def check_tool(
     hit = analyzer.tool_results.hit(key)
     if hit is not None:
         return hit
-    result = run_checks(ToolContext(value, shape or "canonical", fields, config, base_dir, analyzer.workspace_files))
+    judged = judged_config(value, shape, config)  # each provider in its chosen form, unless targets are named
+    result = run_checks(ToolContext(value, shape or "canonical", fields, judged, base_dir, analyzer.workspace_files,
+                                    asked=config))
     analyzer.tool_results.keep(key, result)
     return result
 
@@ -88,7 +92,9 @@ def _run_checks(ctx: ToolContext) -> ToolResult:
     check_description_length(ctx)
     ctx.raws.extend(loss_findings(ctx.value, ctx.shape, ctx.config))  # TC5xx: kept as losses reports them
     if ctx.config.consumers or ctx.config.models:  # TC9xx: only for selected hosts, APIs and models
-        for raw in tool_raws(ctx.value, ctx.shape, ctx.fields, name, ctx.config):
+        # A consumer's API gets the strictness stated, not the one toolcast chose for OpenAI.
+        asked = replace(ctx.config, target_options=ctx.asked.target_options) if ctx.asked else ctx.config
+        for raw in tool_raws(ctx.value, ctx.shape, ctx.fields, name, asked):
             ctx.add(raw)
     anthropic_strict = "anthropic" in ctx.config.targets and strict_for(
         "anthropic", ctx.value, ctx.shape, ctx.config.options_for("anthropic")

@@ -27,6 +27,8 @@ class ToolContext:
     base_dir: str | None
     files: WorkspaceFiles | None = None
     raws: list[Raw] = field(default_factory=list)
+    #: The configuration as given, when ``config`` is the forms the tool is judged in (``judged.judged_config``).
+    asked: CheckConfig | None = None
 
     def add(self, raw: Raw) -> None:
         if self.config.is_enabled(raw.code):  # a finding the configuration turns off is not kept

@@ -10,9 +10,10 @@ from ..errors import ConversionError
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
 from ..model import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
-from ..providers import effective_strict, has_strict, name_rule, profile
+from ..providers import has_strict, name_rule, profile
 from ..targets import TargetOptions
 from .accept import Violation, first_violation, list_violation, root_problem
+from .forms import named_strict
 from .lowered import Lowered
 from .mode import Mode, profile_mode
 from .nodes import no_arguments
@@ -73,7 +74,7 @@ def mode_name(tool: CanonicalTool, target: str, options: TargetOptions) -> str:
     """Which profile mode applies: strict/non_strict for targets that have both, else their one mode."""
     if not has_strict(target):
         return "default"
-    strict = effective_strict(target, tool.overrides, tool.source_format, options)
+    strict = named_strict(target, tool.overrides, tool.source_format, options)
     return "strict" if strict else "non_strict"
 
 

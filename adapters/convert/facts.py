@@ -16,6 +16,7 @@ from typing import Any
 from .. import pointer as jp
 from ..jsonvalue import copy_json
 from ..losses import Loss
+from ..schema.dialects import first_refusal
 from ..schema.fast_meta import certainly_valid
 from . import wording
 from .accept import OPENAI_STRICT_SCHEMA
@@ -209,7 +210,7 @@ def _scanned_settings_act(mode: Mode, facts: SchemaFacts) -> bool:
     if facts.unknown and mode.unknown_keywords == "drop":
         return True
     checks = (("enum", mode.enum != "any"), ("format", mode.formats is not None),
-              ("additionalProperties", mode.additional_properties == "drop"))
+              ("additionalProperties", mode.additional_properties == "drop"), ("pattern", bool(mode.pattern_rules)))
     return any(acts and key in used for key, acts in checks) or (facts.type_list and mode.type_arrays == "nullable")
 
 
@@ -217,7 +218,7 @@ def _scanned_settings_act(mode: Mode, facts: SchemaFacts) -> bool:
 #: the type): a mode that folds or drops one of these is walked.
 _SHAPING = frozenset({"type", "items", "prefixItems", "properties", "required", "additionalProperties", "$ref"})
 #: The keywords a kept value of may still mean a loss or hold schemas to scan.
-_LOOKED_AT = frozenset({"enum", "format", "additionalProperties", *ONE_SCHEMA, *SCHEMA_MAP, *SCHEMA_LIST})
+_LOOKED_AT = frozenset({"enum", "format", "additionalProperties", "pattern", *ONE_SCHEMA, *SCHEMA_MAP, *SCHEMA_LIST})
 
 
 class _Walk(Exception):
@@ -273,8 +274,8 @@ class _LossScan:
         self.added: list[str] = []
         self.json_text: list[str] = []
 
-    def loss(self, ptr: str, key: str, value: Any, said: Said) -> None:
-        self.found.setdefault((ptr, key), Loss(self.target, ptr, key, copy_json(value), *said))
+    def loss(self, ptr: str, key: str, value: Any, said: Said, rule: str | None = None) -> None:
+        self.found.setdefault((ptr, key), Loss(self.target, ptr, key, copy_json(value), *said, rule))
 
     def lowered(self, schema: Any) -> Lowered:
         record = {"optional": sorted(set(self.optional)), "nullable": sorted(set(self.nullable)),
@@ -333,6 +334,11 @@ class _LossScan:
                 self.loss(kptr, key, sub, wording.enum_said(mode, target))
             elif key == "format" and isinstance(sub, str) and not mode.format_ok(sub, t):
                 self.loss(kptr, key, sub, wording.format_said(sub, target))
+            elif key == "pattern":
+                refusal = first_refusal(sub, mode.pattern_rules) if mode.pattern_rules and isinstance(sub, str) \
+                    else None
+                if refusal is not None:
+                    self.loss(kptr, key, sub, wording.pattern_said(refusal[1], refusal[2], target), refusal[0])
             elif key == "additionalProperties" and self.drop_extra:
                 self.loss(kptr, key, sub, wording.extra_dropped_said(sub, target))
             elif key == "additionalProperties" and self.closed and sub is not False:

@@ -49,7 +49,8 @@ class SharedLowering:
         if done is None:
             done = self._walked[key] = self._lowered(schema, base, _PLACEHOLDER, mode, facts)
         return Lowered(done.schema, [Loss(target, x.pointer, x.keyword, x.value, x.action, x.effect,
-                                          x.message.replace(_PLACEHOLDER, target)) for x in done.losses], done.record)
+                                          x.message.replace(_PLACEHOLDER, target), x.rule) for x in done.losses],
+                       done.record)
 
     def _lowered(self, schema: Any, base: str, target: str, mode: Mode, facts: SchemaFacts) -> Lowered:
         """Scanned where a scan can tell the losses, else walked (and counted)."""

@@ -26,6 +26,7 @@ from typing import Any
 from .. import pointer as jp
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
+from ..schema.dialects import first_refusal
 from .keywords import ANNOTATIONS, JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 from .lowered import Lowered
 from .mode import Mode, as_mode
@@ -38,6 +39,7 @@ from .wording import (
     format_said,
     json_text_said,
     map_closed_said,
+    pattern_said,
     required_said,
     type_list_said,
 )
@@ -70,12 +72,13 @@ class Walk:
     #: An older draft's form was rewritten in 2020-12's: a root `$schema` naming that draft no longer fits.
     drafts_rewritten: bool = False
 
-    def loss(self, pointer: str, keyword: str, value: Any, action: Action, effect: Effect, message: str) -> None:
+    def loss(self, pointer: str, keyword: str, value: Any, action: Action, effect: Effect, message: str,
+             rule: str | None = None) -> None:
         if action != Action.REJECTED and any(pointer == r or pointer.startswith(r + "/") for r in self.repaired):
             return
         key = (pointer, keyword)
         if key not in self.losses:
-            self.losses[key] = Loss(self.target, pointer, keyword, copy_json(value), action, effect, message)
+            self.losses[key] = Loss(self.target, pointer, keyword, copy_json(value), action, effect, message, rule)
 
 
 def lower(schema: Any, base: str, target: str, mode: Mode | Mapping[str, Any]) -> Lowered:
@@ -139,6 +142,12 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
                 folded[key] = value
             w.loss(kptr, key, value, *fate_said(key, action, w.target))
             continue
+        if key == "pattern" and mode.pattern_rules and isinstance(value, str):
+            refusal = first_refusal(value, mode.pattern_rules)
+            if refusal is not None:
+                folded[key] = value
+                w.loss(kptr, key, value, *pattern_said(refusal[1], refusal[2], w.target), rule=refusal[0])
+                continue
         out[key] = _keyword(w, key, value, schema, kptr, depth, out, folded)
     out = {k: v for k, v in out.items() if v is not _DROP}
     return _finished(w, schema, out, folded, ptr, is_root)

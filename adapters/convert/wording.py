@@ -65,3 +65,11 @@ def json_text_said(target: str) -> Said:
     return (Action.LOWERED, Effect.WIDENING,
             f"{target} cannot declare an object without properties: asked for as a JSON string (parsed back by "
             "toolcast; text that is not a JSON object is no longer refused by the schema)")
+
+
+def pattern_said(engine: str, error: str, target: str) -> Said:
+    """A ``pattern`` the target's regular-expression engine does not compile (``schema.dialects``)."""
+    from ..schema.dialects import engine_label
+
+    return (Action.FOLDED, Effect.WIDENING, f"{target} compiles `pattern` with {engine_label(engine)}, which refuses "
+            f"this one ({error}); stated in the description instead")

@@ -81,6 +81,8 @@ BY_CONSUMER: Mapping[str, str] = MappingProxyType({
              "draft-07 tuple `items`); judged by the draft `$schema` names",
     "TC303": "every target: warning (convert drops the reference, a reported widening)",
     "TC505": "the targets named: error (convert refuses)",
+    "TC511": "providers: warning (convert states the pattern in the description) · selected hosts and APIs: "
+             "error for a rule documented or observed to reject, warning for an unclear one",
     "TC506": "the targets named: error (convert refuses)",
     "TC504": "the targets named: error",
     "TC502": "the targets named: warning",
@@ -345,6 +347,21 @@ NAME_COLLISION_AFTER_SANITISING = _rule(
     '[{"name": "files_read"}, {"name": "files_read_raw"}]',
 )
 
+DUPLICATE_NAME_ACROSS_SERVERS = _rule(
+    "TC206",
+    "duplicate-name-across-servers",
+    W,
+    "Two MCP servers that one host loads together list a tool of the same name.",
+    "`toolcast check --mcp-config` checks every server of a host's configuration as one request. Hosts that "
+    "prefix names with the server's (`mcp__<server>__<tool>`) still show the model two tools it must tell apart "
+    "by their descriptions alone; Gemini CLI gives the name to the first server and renames the later one's "
+    "`<server>__<tool>` (google-gemini/gemini-cli@009b0d84 docs/tools/mcp-server.md). The message names the "
+    "other servers.",
+    '// .vscode/mcp.json: servers "github" and "gitlab" both list\n{"name": "search_issues"}',
+    '// give the tools distinct names, or leave one server out (Gemini CLI: `excludeTools`)\n'
+    '{"name": "search_github_issues"}',
+)
+
 # --- TC3xx: JSON Schema validity ----------------------------------------------------------------
 SCHEMA_INVALID = _rule(
     "TC301",
@@ -569,6 +586,25 @@ LOSS_STRICT_CLOSURE = _rule(
     '"additionalProperties": false}',
     fix=True,
     selected=W,
+)
+PATTERN_DIALECT = _rule(
+    "TC511",
+    "pattern-dialect",
+    W,
+    "A `pattern` that the regular-expression engine of a target, host or API does not compile.",
+    "JSON Schema's `pattern` is an ECMA-262 regular expression, but each reader compiles it with its own engine, "
+    "and one bad pattern fails the whole request, for every tool in it. OpenAI checks every `pattern` with "
+    "Python's `re` (`'^[^\\p{Cc}]+$' is not a 'regex'`: BerriAI/litellm#40485) and in strict mode refuses "
+    "lookarounds (`Invalid JSON schema: regex lookaround is not supported`: vercel/ai#21037); llama.cpp needs "
+    "`^…$` (`Pattern must start with '^' and end with '$'`: ggml-org/llama.cpp#26930); DeepSeek has refused "
+    "patterns that ECMAScript's `v` mode refuses (Dokploy/mcp#43). The pattern is compiled with the engine the "
+    "profile names (`pattern_dialect` rules, each with its sources and confidence) and the finding names the "
+    "engine and its error. For a provider target, `toolcast convert` states the pattern in the description "
+    "instead (a widening loss) and the finding is a warning; for a selected host or API it follows the rule "
+    "(rejected: error; unclear: warning). An engine that is not installed (`toolcast[dialects]`) is reported as "
+    "not checked, never guessed.",
+    '{"type": "string", "pattern": "^[\\p{L} ]+$"}',
+    '{"type": "string", "pattern": "^[A-Za-z\\u00C0-\\u024F ]+$"}',
 )
 
 

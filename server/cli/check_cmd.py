@@ -78,6 +78,11 @@ def register(subparsers: Any) -> None:
     )
     add_consumer_arguments(p)
     add_source_arguments(p)
+    hosts = p.add_argument_group("MCP host configuration")
+    hosts.add_argument("--mcp-config", metavar="FILE",
+                       help="check every server a host's MCP configuration would load, as one request: "
+                            ".vscode/mcp.json, .mcp.json, ~/.claude.json, .cursor/mcp.json, .gemini/settings.json "
+                            "(the file's kind selects the host unless --for is given)")
     p.set_defaults(func=run)
 
 
@@ -256,6 +261,11 @@ def run(args: argparse.Namespace) -> int:
     _lift_trailing_for(args)
     if _bad_consumers(args):
         return 2
+    if getattr(args, "mcp_config", None) is not None:
+        from .host_config_check import CheckSteps, run_config
+
+        return run_config(args, CheckSteps(_configured, lambda a: _consumer_overrides(a)[0], _bad_codes,
+                                           _document_costs, _emit))
     if wants_server(args) or args.mcp_command:
         if args.paths:
             print("toolcast check: give tool files, a server (--mcp / --mcp-url) or tool executables (--exec / "
@@ -339,7 +349,7 @@ def _document_costs(analyzer: Any, text: str, report: Any, cfg: Any, models: tup
     # Read as JSONC (a superset): what a comment or trailing comma breaks, the checks have reported already.
     parsed = analyzer.parse(text, jsonc=True)
     return document_costs(analyzer.token_costs, parsed.value, report.tools, cfg.targets, cfg.options_for,
-                          (*cfg.models, *models))
+                          (*cfg.models, *models), bool(cfg.targets_named))
 
 
 def _cost_line(shown: str, costs: Any) -> str:

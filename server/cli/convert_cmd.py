@@ -40,6 +40,9 @@ def register(sub: Any) -> None:
     p.add_argument("--out", help="write the output to this file (atomically) instead of stdout")
     p.add_argument("--model", help="check the tools against this model's rules too (schemas/consumers/models; "
                                    "e.g. gemini-2.5-pro, us.anthropic.claude-opus-4-7): an error writes nothing")
+    p.add_argument("--for", dest="consumer", metavar="CONSUMER",
+                   help="check the tools against this host's or API's rules too (schemas/consumers; e.g. "
+                        "llama-cpp, deepseek): an error writes nothing")
     from .mcp_common import add_source_arguments
 
     add_source_arguments(p)
@@ -79,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"toolcast: {exc}", file=sys.stderr)
         return 2
     records = _loss_records(args.file, text, parsed, loaded, converted.conversions, live)
-    if args.model is not None and not _model_rules_pass(args, text, options, live):
+    if (args.model is not None or args.consumer is not None) and not _model_rules_pass(args, text, options, live):
         return 2
     try:
         if args.format == "json":
@@ -92,12 +95,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _model_known(args: argparse.Namespace) -> bool:
     """``--model`` names a model toolcast knows (or is not given); an unknown one is said on stderr."""
-    if args.model is None:
+    if args.model is None and args.consumer is None:
         return True
-    from toolcast.adapters.consumers import UnknownConsumer, model_family
+    from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
 
     try:
-        model_family(args.model)
+        if args.model is not None:
+            model_family(args.model)
+        if args.consumer is not None:
+            consumer(args.consumer)
     except UnknownConsumer as exc:
         print(f"toolcast convert: {exc}", file=sys.stderr)
         return False
@@ -211,17 +217,24 @@ def _emit_text(args: argparse.Namespace, loaded: list[LoadedTool], converted: _C
 
 
 def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOptions, live: Any) -> bool:
-    """``--model``: the model's rules (TC9xx) for the target, each on stderr; False (nothing written) when one
-    says the model rejects the tools."""
-    from toolcast.adapters.checks import Analyzer, CheckConfig, Severity
+    """``--model`` and ``--for``: the model's and the consumer's rules (TC9xx, and TC511 for their regular-expression
+    engines) for the target, each on stderr; False (nothing written) when one says they reject the tools."""
+    from toolcast.adapters.checks import RULES, Analyzer, CheckConfig, Severity
 
-    config = CheckConfig(targets=(args.to,), models=(args.model,), target_options={args.to: options},
-                         select=("TC9",))  # the consumers' family only: the other checks are `check`'s
+    pattern_dialect = next(code for code, rule in RULES.items() if rule.name == "pattern-dialect")
+
+    models = (args.model,) if args.model is not None else ()
+    consumers = (args.consumer,) if args.consumer is not None else ()
+    # The consumers' findings only: the other checks are `check`'s (a provider's own TC511 is a loss above).
+    config = CheckConfig(targets=(args.to,), models=models, consumers=consumers, target_options={args.to: options},
+                         select=("TC9", pattern_dialect))
     report = Analyzer().check_document(text, config=config)
     index = LineIndex(text)
     errors = 0
     for f in report.findings:
         if args.tool is not None and f.tool_name not in (None, args.tool):
+            continue
+        if f.code == pattern_dialect and "consumer" not in f.data:
             continue
         if live is not None:
             from .mcp_common import live_location
@@ -233,8 +246,8 @@ def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOption
         print(f"{where}: {f.severity.value}: {f.code} {f.message}", file=sys.stderr)
         errors += f.severity == Severity.ERROR
     if errors:
-        print(f"toolcast: {args.model} rejects these tools as converted for {args.to}; nothing written",
-              file=sys.stderr)
+        who = " and ".join(n for n in (args.model, args.consumer) if n is not None)
+        print(f"toolcast: {who} rejects these tools as converted for {args.to}; nothing written", file=sys.stderr)
     return not errors
 
 

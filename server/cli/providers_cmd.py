@@ -9,6 +9,8 @@ from typing import Any
 from toolcast.adapters.providers import capability_matrix
 
 _SPECIAL = ("$ref", "oneOf", "allOf", "const", "type arrays", "additionalProperties", "recursion", "formats")
+#: Said only where the mode has them.
+_WHERE_GIVEN = ("pattern",)
 
 
 def register(sub: Any) -> None:
@@ -26,7 +28,9 @@ def run(args: argparse.Namespace) -> int:
         for mode, row in modes.items():
             print(f"{target} ({mode})")
             special = [f"  {k}: {row[k]}" for k in _SPECIAL]
-            others = sorted(k for k in row if k not in _SPECIAL)
+            given = {k: row[k] for k in _WHERE_GIVEN if k in row and row[k].startswith("compiled")}
+            special += [f"  {k}: {v}" for k, v in given.items()]
+            others = sorted(k for k in row if k not in _SPECIAL and k not in given)
             print("\n".join(special))
             if others:
                 print("  not kept: " + ", ".join(f"{k} ({row[k]})" for k in others))

@@ -1,7 +1,8 @@
 """Token cost in the editor: a code lens on each tool (``≈ 312 tokens (OpenAI, o200k, non-strict, mean error
 0.4% on 42 published pairs)``) and one at the top of the file with the total per request (with the tool-use
-system prompt where the provider adds one), for the first configured target; the tool name's hover lists every
-target (``hover.py``). The lenses are sent without their title and resolved (``codeLens/resolve``) when the
+system prompt where the provider adds one), for the first configured target in the form it is sent (with no
+target named, the form toolcast chose, named with why: ``convert.forms``); the tool name's hover lists every
+form (``hover.py``). The lenses are sent without their title and resolved (``codeLens/resolve``) when the
 editor shows them, so a large file pays only for the tools in view; the total is counted in slices
 between which the server answers other messages. The counts are the session analyzer's ``TokenCosts``
 (``adapters/cost.py``), remembered per tool."""
@@ -18,6 +19,7 @@ from toolcast.adapters.pointer import resolve
 
 if TYPE_CHECKING:
     from toolcast.adapters.checks import DocumentReport
+    from toolcast.adapters.targets import TargetOptions
 
     from .documents import Document
     from .state import ToolcastServer
@@ -50,6 +52,8 @@ def is_cost_lens(lens: t.CodeLens) -> bool:
 
 async def resolve_cost_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
     """The lens with its title: one tool's estimate, or the file's total per request."""
+    from toolcast.adapters.checks import sent_options
+
     data: dict[str, Any] = lens.data if isinstance(lens.data, dict) else {}
     doc = ls.documents.get(str(data.get("uri")))
     report = ls.report(doc) if doc is not None else None
@@ -57,7 +61,6 @@ async def resolve_cost_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
     if doc is not None and report is not None and report.tools:
         config = ls.config_for(doc)
         target = config.targets[0]
-        options = config.options_for(target)
         costs = ls.analyzer.token_costs
         value = doc.parsed.value
         index = data.get("tool")
@@ -71,7 +74,11 @@ async def resolve_cost_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
                 tools = [(resolve(value, tool.pointer, None), tool.shape) for tool in report.tools]
                 shown = Cost(target, 0, method_for(target, model))
                 pause = time.monotonic() + SLICE
-                for running in costs.running(tools, target, options, model):
+
+                def sent(obj: Any, shape: str | None) -> TargetOptions:
+                    return sent_options(obj, shape, target, config)
+
+                for running in costs.running(tools, target, sent, model):
                     shown = running
                     if time.monotonic() > pause:
                         await asyncio.sleep(YIELD)  # let edits and other requests in
@@ -82,6 +89,17 @@ async def resolve_cost_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
         else:
             found = next((x for x in report.tools if x.index == index), None)
             if found is not None:
-                cost = costs.tool(resolve(value, found.pointer, None), found.shape, target, options, model)
-                title = f"toolcast: {cost.label()}"
+                obj = resolve(value, found.pointer, None)
+                title = f"toolcast: {_tool_title(obj, found.shape, target, config, model, costs)}"
     return t.CodeLens(lens.range, t.Command(title, ""), lens.data)
+
+
+def _tool_title(value: Any, shape: str | None, target: str, config: Any, model: str | None, costs: Any) -> str:
+    """One tool's estimate in the form it is sent, and, when toolcast chose that form, which and why
+    (``≈ 312 tokens (OpenAI, o200k, strict, …) · OpenAI Chat Completions (strict): strict mode loses nothing``)."""
+    from toolcast.adapters.checks import choices, sent_options
+
+    cost = costs.tool(value, shape, target, sent_options(value, shape, target, config), model)
+    found = choices(value, shape, config) or ()
+    choice = next((c for c in found if target in c.targets and not c.named), None)
+    return cost.label() if choice is None else f"{cost.label()} · {choice.form(target)}: {choice.why}"

@@ -32,7 +32,8 @@ def test_budget_leaves_tools_pending_and_later_calls_finish_them() -> None:
     finished = report.findings
     full = cold_findings(text)
     assert report.pending == 0 and finished == full
-    assert {f.code for f in full} >= {"TC302", "TC502"}
+    codes = {f.code for f in full}
+    assert "TC302" in codes and any(c.startswith("TC5") for c in codes)  # a schema finding and a loss
     # Every tool has its findings: TC302 (`b` is required but undefined) once per tool.
     assert sorted(f.tool_index for f in full if f.code == "TC302") == list(range(30))
     assert summary(finished) == fresh_process_findings(text)

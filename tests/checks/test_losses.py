@@ -144,11 +144,11 @@ def test_targets_that_lose_a_keyword_the_same_way_share_one_finding() -> None:
         expected = Counter(
             _loss_key(loss.to_dict()) for target in TARGETS for loss in convert(canonical, target).losses
         )
-        report = check_document(text, config=CheckConfig(select=("TC",)))
+        report = check_document(text, config=CheckConfig(targets_named=True, select=("TC",)))
         losses = [f for f in report.findings if f.code.startswith("TC5")]
         got = Counter(key for f in losses for key in _expanded(f))
         assert got == expected
-    shared = check_document(json.dumps(FIXED_SET[-1]), config=CheckConfig(select=("TC",)))
+    shared = check_document(json.dumps(FIXED_SET[-1]), config=CheckConfig(targets_named=True, select=("TC",)))
     assert any(len(f.targets) > 1 for f in shared.findings), "some keyword is lost by several targets alike"
 
 

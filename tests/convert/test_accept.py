@@ -311,7 +311,7 @@ def test_check_reports_a_refusal_exactly_for_the_targets_convert_refuses(index: 
     params, some_refuse = CASES[index]
     doc = {"name": "t", "description": "d", "parameters": params}
     text = json.dumps(doc)
-    report = check_document(text, config=CheckConfig(targets=TARGETS))
+    report = check_document(text, config=CheckConfig(targets=TARGETS, targets_named=True))
     flagged: set[str] = set()
     for f in report.findings:
         if f.code in ("TC505", "TC506"):

@@ -21,9 +21,28 @@ def test_every_profile_mode_reads_back_as_its_settings(target: str, key: str) ->
     mode = profile_mode(target, key)
     for f in fields(Mode):
         name = JSON_NAMES.get(f.name, f.name)
+        if name == "pattern_rules":
+            continue  # the provider's own pattern rules, from its limits: below
         expected = settings.get(name, f.default)
         assert getattr(mode, f.name) == expected, (target, key, name)
     assert profile_mode(target, key) is mode  # built once
+
+
+@pytest.mark.parametrize("target,key", MODES)
+def test_a_mode_compiles_patterns_with_the_engines_its_provider_rules_name_for_it(target: str, key: str) -> None:
+    """``limits.pattern_dialects``: each rule documented or observed for this mode (all modes when it names
+    none), in profile order; the mode id says so, so two modes with other engines never share a walk."""
+    rules = [r for r in profile(target).limits.pattern_dialects
+             if r["confidence"] != "unclear" and key in r.get("modes", [key])]
+    assert profile_mode(target, key).pattern_rules == tuple((r["id"], r["engine"]) for r in rules)
+    assert all(r["id"] in profile(target).mode_ids[key] for r in rules)
+
+
+def test_openai_strict_refuses_lookaround_and_both_modes_python_re() -> None:
+    assert profile_mode("openai", "strict").pattern_rules == (
+        ("pattern-python-re", "python-re"), ("pattern-lookaround", "python-re-no-lookaround"))
+    assert profile_mode("openai-responses", "non_strict").pattern_rules == (("pattern-python-re", "python-re"),)
+    assert profile_mode("anthropic", "strict").pattern_rules == ()
 
 
 def test_return_values_are_neither_closed_nor_all_required() -> None:

@@ -1,6 +1,7 @@
 """Tool files the editor tests open."""
 
-#: A Gemini finding (`pattern` folded into the description) and an undefined required `ghost` (TC302).
+#: A `pattern` (folded by Gemini's `parametersJsonSchema`, kept by `parameters`, which is chosen with no target
+#: named) and an undefined required `ghost` (TC302).
 SETTINGS_TOOL = (
     '{\n'
     '  "name": "get_weather",\n'

@@ -67,7 +67,8 @@ def test_neovim_shows_diagnostics_and_exports(tmp_path: Path) -> None:
 def test_client_settings_apply_from_the_first_diagnostics(tmp_path: Path) -> None:
     """`settings = { toolcast = { targets = {'anthropic'} } }` holds for the very first diagnostics and
     code actions, every time: the server waits for `workspace/configuration` before it publishes.
-    Without settings the same file has a Gemini finding (`pattern` folded) and eight exports."""
+    Without settings the same file has an OpenAI finding (strict mode, the form chosen for it, closing the object:
+    TC510) and eight exports (every form, whichever is judged)."""
     assert NVIM is not None
     runs = int(os.environ.get("TOOLCAST_NVIM_RUNS", "20"))
     src = tmp_path / "weather.tool.json"
@@ -94,7 +95,7 @@ def test_client_settings_apply_from_the_first_diagnostics(tmp_path: Path) -> Non
         return [t for t in titles if t.startswith("Export to ")]
 
     plain = drive(None, -1)
-    assert any(d["code"] == "TC502" for d in plain["diagnostics"])  # type: ignore[union-attr,index]
+    assert any(d["code"] == "TC510" for d in plain["diagnostics"])  # type: ignore[union-attr,index]
     assert len(exports(plain)) == 8
     for run in range(runs):
         seen = drive({"targets": ["anthropic"]}, run)

@@ -14,13 +14,14 @@ SDK_SERVER = [sys.executable, str(HERE / "sdk_server.py")]
 TIMEOUT = "120"
 
 
-def toolcast(*args: str, cwd: Path | None = None, timeout: float = 400) -> subprocess.CompletedProcess[str]:
+def toolcast(*args: str, cwd: Path | None = None, timeout: float = 400,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     if args[:1] == ("check",):
         # OpenAI strict closing every open object (TC510, information; TC503 for closed maps) is on nearly every
         # tool; these tests are about reading servers and the other findings, so they leave it out.
         args = ("check", "--ignore", "TC503,TC510", *args[1:])
     return subprocess.run([sys.executable, "-m", "toolcast.server.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL)
+                          cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL, env=env)
 
 
 def check_json(*source: str, cwd: Path, extra: tuple[str, ...] = ()) -> list[dict[str, Any]]:

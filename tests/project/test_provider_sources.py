@@ -33,8 +33,9 @@ def test_every_profile_source_can_be_opened() -> None:
     sections = _sections()
     for path in sorted((ROOT / "schemas" / "providers").glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
-        # The profile's own sources, then each limit's (`limits.<block>.source`).
-        lists = [data["sources"], *(block["source"] for block in data["limits"].values())]
+        # The profile's own sources, then each limit's (`limits.<block>.source`; each rule's of a list of rules).
+        blocks = [b for value in data["limits"].values() for b in (value if isinstance(value, list) else [value])]
+        lists = [data["sources"], *(block["source"] for block in blocks)]
         for sources in lists:
             assert any(SOURCE_FORMS.fullmatch(s) for s in sources), f"{path.name}: no URL or repository source"
         for source in (s for sources in lists for s in sources):

@@ -123,3 +123,27 @@ async def test_without_the_tokenizer_one_lens_says_what_to_install(bare: Languag
     assert f"Tokens: {UNAVAILABLE}" in hover.contents.value
     report = await bare.text_document_diagnostic_async(t.DocumentDiagnosticParams(t.TextDocumentIdentifier(uri)))
     assert [d.code for d in report.items if str(d.code).startswith("TC93")] == ["TC932"]
+
+
+async def test_with_no_target_named_the_lens_counts_the_form_chosen_and_says_why(client: LanguageClient,
+                                                                                 tmp_path: Path) -> None:
+    """No `targets` configured: the tool (MCP's shape, nothing strict mode would lose) is counted as toolcast
+    sends it to OpenAI, strict, and the lens says so; a `minLength` strict mode would fold makes it non-strict."""
+    plain = {"name": "lookup", "description": "Look a record up.",
+             "inputSchema": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]}}
+    bounded = json.loads(json.dumps(plain))
+    bounded["name"] = "lookup_bounded"
+    bounded["inputSchema"]["properties"]["key"]["minLength"] = 3
+    path = tmp_path / "lookup.tools.json"
+    text = json.dumps({"tools": [plain, bounded]}, indent=2)
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(uri, "json", 1, text)))
+    titles = await _cost_titles(client, uri)
+    tools = [x for x in titles if "per request" not in x]
+    assert len(tools) == 2, titles
+    assert "(OpenAI, o200k, strict, not verified" in tools[0], tools
+    assert tools[0].endswith("· OpenAI Chat Completions (strict): strict: strict mode loses nothing of this tool")
+    assert "(OpenAI, o200k, non-strict," in tools[1], tools
+    assert tools[1].endswith("· OpenAI Chat Completions (non-strict): non-strict: strict mode would lose "
+                             "`minLength`"), tools

@@ -59,7 +59,9 @@ vscode = client_fixture("visual-studio-code")
 
 
 def _layout(client: LanguageClient, tmp_path: Path) -> tuple[str, str, dict[str, tuple[int, int]]]:
-    """The tool written one key a line and opened; (uri, text, pointer -> position in the key)."""
+    """The tool written one key a line and opened, every target named (each judged as named, as ``toolcast
+    convert --to`` converts it); (uri, text, pointer -> position in the key)."""
+    (tmp_path / "toolcast.toml").write_text(f"targets = {json.dumps(list(TARGETS))}\n", encoding="utf-8")
     text = json.dumps(TOOL, indent=2)
     uri = open_document(client, tmp_path / "fetch.tool.json", text)
     lines = text.splitlines()
@@ -154,3 +156,44 @@ async def test_hover_is_markdown_for_a_client_that_prefers_it(vscode: LanguageCl
     for content in await _format_and_name_hovers(vscode, tmp_path):  # VS Code: ["markdown", "plaintext"]
         assert content.kind == t.MarkupKind.Markdown
         assert content.value.split("\n", 1)[0] in ("`format`", "**fetch_page**"), content.value
+
+
+#: A map: Gemini's `parametersJsonSchema` keeps it, `parameters` would drop `additionalProperties`; OpenAI
+#: strict would close it (a real loss), so OpenAI is judged non-strict.
+MAP_TOOL = {
+    "name": "tag_note",
+    "description": "Tag a note.",
+    "inputSchema": {
+        "type": "object",
+        "required": ["note"],
+        "properties": {
+            "note": {"type": "string"},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    },
+}
+
+
+async def test_with_no_target_named_hover_names_the_form_chosen_and_why(vscode: LanguageClient,
+                                                                        tmp_path: Path) -> None:
+    """No `targets` configured: each provider in the form that keeps the tool best. The tool name's hover
+    names the chosen forms and why; a keyword's hover shows the form not chosen as information, and no
+    diagnostic is made for it."""
+    text = json.dumps(MAP_TOOL, indent=2)
+    uri = open_document(vscode, tmp_path / "tag.tool.json", text)
+    await vscode.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    lines = text.splitlines()
+    name = await _hover(vscode, uri, (lines.index('  "name": "tag_note",'), 12))
+    # `parameters` would also lower the map's `type` (asked for as JSON text): both named.
+    assert ("- Gemini (parametersJsonSchema): kept (chosen: `parametersJsonSchema` keeps `additionalProperties`, "
+            "`type`; `parameters` would lose it)") in name.value, name.value
+    assert "- Anthropic (non-strict): kept\n" in name.value, name.value
+    assert "- Gemini (parameters): not chosen" in name.value, name.value
+    assert "- OpenAI Chat Completions (non-strict): kept (chosen: non-strict: strict mode would lose " \
+           "`additionalProperties`)" in name.value, name.value
+    # The map's keyword: dropped by `parameters` (not chosen: information), kept by every chosen form.
+    at = (next(i for i, line in enumerate(lines) if line.strip() == '"additionalProperties": {'), 10)
+    keyword = await _hover(vscode, uri, at)
+    assert "- Gemini (parameters): dropped (widening) (not chosen: information)" in keyword.value, keyword.value
+    assert "- Gemini (parametersJsonSchema): kept" in keyword.value, keyword.value
+    assert not [d for d in vscode.diagnostics[uri] if str(d.code).startswith("TC5")], vscode.diagnostics[uri]

@@ -25,7 +25,7 @@ def disagreements(document: Any, shape: str | None = None, targets: Sequence[str
     """Where check and convert disagree about ``document`` (a tool or a list of tools), per target; ``strict``
     sets every target's mode (None: each target's default)."""
     options = {t: TargetOptions(strict=strict) for t in targets} if strict is not None else {}
-    config = CheckConfig(targets=tuple(targets), target_options=options)
+    config = CheckConfig(targets=tuple(targets), targets_named=True, target_options=options)
     findings = check_document(json.dumps(document), config=config).findings
     try:
         tools = [lt.tool for lt in load_tools(document, shape)]

@@ -38,7 +38,7 @@ def conv(parameters: Any, target: str, strict: bool | None = None) -> Conversion
 
 
 def findings(document: Any, targets: tuple[str, ...] = TARGETS, **options: Any) -> list[Any]:
-    config = CheckConfig(targets=targets, **options)
+    config = CheckConfig(targets=targets, targets_named=True, **options)
     return list(check_document(json.dumps(document), config=config).findings)
 
 
