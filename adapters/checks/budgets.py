@@ -33,13 +33,13 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
         model = model_for(target, config.models)
         method = method_for(target, model)
         options = config.options_for(target)
-        total = costs.per_request(target, model).tokens or 0  # a range (a Claude model not named): its low end
-        crossed: Any = None
-        for obj in objects:
-            tokens = costs.tool(obj.value, obj.shape, target, options, model, config.exact_targets).tokens
-            if tokens is None:
-                continue  # a tool that cannot be converted has findings of its own
-            total += tokens
+        # A range (a Claude model not named) is compared by its low end; a tool that cannot be converted is
+        # left out of the total (it has findings of its own).
+        total, crossed = 0, None
+        for obj, running in zip(objects, costs.running([(o.value, o.shape) for o in objects], target, options, model,
+                                                               named=config.exact_targets),
+                                strict=False):
+            total = running.tokens or 0
             if crossed is None and total > config.max_tokens:
                 crossed = obj
         if crossed is not None:

@@ -89,9 +89,11 @@ def _walk(schema: Any, base: str, target: str, mode: Mode, mode_id: str) -> Lowe
 
 
 def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = None, *,
-            lowering: Lowering = _walk) -> Conversion:
+            lowering: Lowering = _walk, judged: bool = True) -> Conversion:
     """``tool`` as ``target``'s tool object, with every loss. ``lowering`` is the walker; the checks pass a
-    ``SharedLowering``, which gives the same losses for less work and an output not meant to be sent."""
+    ``SharedLowering``, which gives the same losses for less work and an output not meant to be sent.
+    ``judged=False`` leaves out the judge (``accept``): for a caller that only measures the output (the token
+    counts), never one that sends it or reports its losses."""
     options = options or TargetOptions()
     mode_key = mode_name(tool, target, options)
     prof = profile(target)
@@ -138,7 +140,7 @@ def convert(tool: CanonicalTool, target: str, options: TargetOptions | None = No
     unwalked = frozenset(f for f, s, o in (("parameters", params, tool.parameters), ("returns", returns, tool.returns))
                          if isinstance(o, dict) and s is o)
     refused = any(x.action == Action.REJECTED for x in losses)  # already refused: the output is a placeholder
-    violation: Violation | None = None if refused else first_violation(target, body, unwalked)
+    violation: Violation | None = None if refused or not judged else first_violation(target, body, unwalked)
     if violation is not None:
         losses.append(violation.loss(target))
     losses.sort(key=lambda x: (x.pointer, x.keyword))

@@ -14,7 +14,7 @@ from ..jsonvalue import copy_json
 from ..model import ANTHROPIC_ONLY, CANONICAL_KEYS, EMPTY_PARAMETERS, EXTENSION_KEY, UNKNOWN_KEY, CanonicalTool
 from ..targets import SHAPES
 from .gemini_schema import from_gemini_schema
-from .shapes import FIELDS, detect_shape
+from .shapes import FIELDS, detect_shape, is_name_only
 
 MAX_TOOLS = 100_000
 
@@ -126,6 +126,8 @@ def load_tools(value: Any, shape: str | None = None) -> list[LoadedTool]:
     loaded = []
     for obj in objects:
         found = _gemini_field(obj.value, shape) if shape in _GEMINI else shape or obj.shape
+        if found is None and is_name_only(obj.value):
+            found = "canonical"
         if found is None:
             raise ConversionError("auto", "to_canonical", _unrecognised(obj.value), obj.pointer)
         if shape is not None:

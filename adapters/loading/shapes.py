@@ -39,6 +39,13 @@ FIELDS: dict[str, dict[str, str]] = {
 _GEMINI_TYPES = {"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL", "TYPE_UNSPECIFIED"}
 
 
+def is_name_only(obj: Any) -> bool:
+    """A declaration of a name and nothing else: valid for Gemini (a FunctionDeclaration needs only a name) and
+    for every target as a tool without arguments, so read as canonical where a tool is expected (``load_tools``,
+    the token estimates). Not detected as a tool on its own: any JSON object may have just a name."""
+    return isinstance(obj, dict) and len(obj) == 1 and isinstance(obj.get("name"), str) and bool(obj["name"])
+
+
 def detect_shape(obj: Any) -> str | None:
     """The shape of one tool object, or None when it is not recognisably a tool."""
     if not isinstance(obj, dict):

@@ -94,7 +94,8 @@ def add_consumer_arguments(p: argparse.ArgumentParser) -> None:
                             "vscode,claude-code,cursor; with --mcp it may also come last, after the server command)")
     group.add_argument("--model", dest="models", action="append", metavar="MODEL",
                        help="also apply the rules of this model or model family (repeatable; e.g. gemini-2.5-pro, "
-                            "us.anthropic.claude-opus-4-7)")
+                            "us.anthropic.claude-opus-4-7); an OpenAI or Anthropic API model name (gpt-4o, "
+                            "claude-opus-4) sets the token estimates' encoding and constants")
     group.add_argument("--server-name", metavar="NAME",
                        help="the MCP server's name as the hosts know it (the prefix of host-prefixed tool names; "
                             "with --mcp the default is the name the server reports)")
@@ -157,10 +158,40 @@ def _overrides(args: argparse.Namespace) -> Overrides:
     return tuple(args.target or ()), _codes(args.select), _codes(args.ignore), _consumer_overrides(args)
 
 
+def _named_models(args: argparse.Namespace) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x.strip() for v in args.models or () for x in v.split(",") if x.strip()))
+
+
+def _named_hosts(args: argparse.Namespace) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(x.strip() for v in args.consumers or () for x in v.split(",") if x.strip()))
+
+
+def _estimate_only(model: str, hosts: tuple[str, ...]) -> bool:
+    """A provider's API model name (``gpt-4o``, ``claude-opus-4``) that no consumer rule takes (no model family)
+    but the token estimates follow (its encoding, its constants): taken by ``--model`` for the estimates alone.
+    With ``--for`` hosts named, ``--model`` is about them: a model none of them offers stays an error."""
+    from toolcast.adapters.consumers import UnknownConsumer, check_model
+    from toolcast.adapters.cost import follows_model
+
+    if hosts:
+        return False
+    try:
+        check_model(model, hosts)
+    except UnknownConsumer:
+        return follows_model(model)
+    return False
+
+
 def _consumer_overrides(args: argparse.Namespace) -> ConsumerOverrides:
-    names = tuple(x.strip() for v in args.consumers or () for x in v.split(",") if x.strip())
-    models = tuple(x.strip() for v in args.models or () for x in v.split(",") if x.strip())
-    return tuple(dict.fromkeys(names)), tuple(dict.fromkeys(models)), args.server_name
+    names = _named_hosts(args)
+    models = tuple(m for m in _named_models(args) if not _estimate_only(m, names))
+    return names, models, args.server_name
+
+
+def _estimate_models(args: argparse.Namespace) -> tuple[str, ...]:
+    """The ``--model`` names only the token estimates follow (they come after the configured models)."""
+    hosts = _named_hosts(args)
+    return tuple(m for m in _named_models(args) if _estimate_only(m, hosts))
 
 
 def _bad_consumers(args: argparse.Namespace) -> bool:
@@ -174,7 +205,8 @@ def _bad_consumers(args: argparse.Namespace) -> bool:
         for model in models:
             check_model(model, names)
     except UnknownConsumer as exc:
-        print(f"toolcast check: {exc}", file=sys.stderr)
+        print(f"toolcast check: {exc}; or, for the token estimates, an OpenAI or Claude API model whose encoding "
+              "or tool-use prompt toolcast knows (gpt-4o, gpt-4, o3, claude-opus-4)", file=sys.stderr)
         return True
     if server is not None and not server.strip():
         print("toolcast check: --server-name must not be empty", file=sys.stderr)
@@ -286,7 +318,7 @@ def run_server(args: argparse.Namespace) -> int:
         located.append(replace(item, where=where, line_text=""))
     # The question an MCP server's author asks: what do its tools cost per request? Always answered here
     # (one document, the tools already listed); files are estimated only with --cost.
-    costs = ([(live.shown, _document_costs(analyzer, live.text, report, cfg))]
+    costs = ([(live.shown, _document_costs(analyzer, live.text, report, cfg, _estimate_models(args)))]
              if args.format == "human" or args.cost else None)
     # A tool executable that could not be asked is an unreadable input: exit 2 once the others are checked.
     return _emit(located, args, f"{len(live.tools)} tool(s) of {live.described} checked" + _judged_by(cfg),
@@ -309,14 +341,15 @@ def _judged_by(cfg: Any) -> str:
     return f" for {', '.join(names)}" + (f" (server name {cfg.server_name!r})" if cfg.consumers else "")
 
 
-def _document_costs(analyzer: Any, text: str, report: Any, cfg: Any) -> Any:
-    """The token estimates of one checked document's tools (``adapters/cost.py``), for the configured targets."""
+def _document_costs(analyzer: Any, text: str, report: Any, cfg: Any, models: tuple[str, ...] = ()) -> Any:
+    """The token estimates of one checked document's tools (``adapters/cost.py``), for the configured targets
+    (``models``: the ``--model`` names only the estimates follow)."""
     from toolcast.adapters.cost import document_costs
 
     # Read as JSONC (a superset): what a comment or trailing comma breaks, the checks have reported already.
     parsed = analyzer.parse(text, jsonc=True)
-    return document_costs(analyzer.token_costs, parsed.value, report.tools, cfg.targets, cfg.options_for, cfg.models,
-                          cfg.exact_targets)
+    return document_costs(analyzer.token_costs, parsed.value, report.tools, cfg.targets, cfg.options_for,
+                          (*cfg.models, *models), cfg.exact_targets)
 
 
 def _cost_line(shown: str, costs: Any) -> str:
@@ -516,7 +549,8 @@ def _file_costs(args: argparse.Namespace, configs: _FolderConfigs, checked: _Che
     from toolcast.adapters.checks import Analyzer
 
     estimator = Analyzer()  # the parses and token counts of the estimates only
-    return [(shown, _document_costs(estimator, checked.texts[shown], report, configs.of_path(Path(shown))))
+    models = _estimate_models(args)
+    return [(shown, _document_costs(estimator, checked.texts[shown], report, configs.of_path(Path(shown)), models))
             for shown, report in checked.reports.items()]
 
 

@@ -10,21 +10,25 @@ between which the server answers other messages. The counts are the session anal
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+import time
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as t
-from toolcast.adapters.cost import UNAVAILABLE, model_for
+from toolcast.adapters.cost import UNAVAILABLE, Cost, method_for, model_for
 from toolcast.adapters.pointer import resolve
 
 if TYPE_CHECKING:
     from toolcast.adapters.checks import DocumentReport
+    from toolcast.adapters.targets import TargetOptions
 
     from .documents import Document
     from .state import ToolcastServer
 
-#: Tools counted between two yields to the message loop while a file's total is resolved.
-SLICE = 200
+#: Seconds of counting between two yields to the message loop while a file's total is resolved, and how long
+#: each yield waits: a timer, not ``sleep(0)``, so the loop reads what came meanwhile (an edit's diagnostics
+#: wait for one slice at most; docs/design.md, "The server's slices").
+SLICE = 0.01
+YIELD = 0.0005
 _KIND = "toolcast.cost"
 
 
@@ -61,28 +65,25 @@ async def resolve_cost_lens(ls: ToolcastServer, lens: t.CodeLens) -> t.CodeLens:
         value = doc.parsed.value
         index = data.get("tool")
         model = model_for(target, config.models)
+        # The encoding's first load takes a few tenths of a second: in a thread, so diagnostics go on meanwhile.
+        await asyncio.to_thread(costs.counter, method_for(target, model).encoding)
         if index is None:
             if not costs.available:
                 title = f"toolcast: tokens {UNAVAILABLE}"
             else:
-                base = costs.per_request(target, model)
-                total = base.tokens or 0
-                missing = 0
-                modes: set[str] = set()
-                for n, tool in enumerate(report.tools):
-                    if n and n % SLICE == 0:
-                        await asyncio.sleep(0)  # let edits and other requests in
-                    obj = resolve(value, tool.pointer, None)
-                    cost = costs.tool(obj, tool.shape, target, sent_options(obj, tool.shape, target, config), model)
-                    if cost.tokens is None:
-                        missing += 1
-                    else:
-                        total += cost.tokens
-                        modes.add(cost.mode)
-                skipped = f", {missing} tool(s) not counted" if missing else ""
-                high = total - (base.tokens or 0) + base.high if base.high is not None else None
-                mode = "strict" if "strict" in modes else next(iter(modes), "")
-                shown = replace(base, tokens=total, high=high, mode=mode)
+                tools = [(resolve(value, tool.pointer, None), tool.shape) for tool in report.tools]
+                shown = Cost(target, 0, method_for(target, model))
+                pause = time.monotonic() + SLICE
+
+                def sent(obj: Any, shape: str | None) -> TargetOptions:
+                    return sent_options(obj, shape, target, config)
+
+                for running in costs.running(tools, target, sent, model):
+                    shown = running
+                    if time.monotonic() > pause:
+                        await asyncio.sleep(YIELD)  # let edits and other requests in
+                        pause = time.monotonic() + SLICE
+                skipped = f", {shown.uncounted} tool(s) not counted" if shown.uncounted else ""
                 title = (f"toolcast: ≈ {shown.figure} tokens for {len(report.tools)} tool(s) per request "
                          f"({shown.method.provider}, {shown.qualifiers}, estimate{skipped})")
         else:

@@ -195,3 +195,80 @@ def test_tools_already_converted_cost_what_the_same_tools_cost_unconverted() -> 
         converted = costs.converted([toolcast.adapt(tool, target).output for tool in tools], target)
         assert (converted.tokens, converted.high) == (unconverted.tokens, unconverted.high), target
         assert converted.tokens is not None and converted.tokens > 0
+
+
+def test_a_declaration_of_a_name_only_is_adapted_as_it_is_counted() -> None:
+    """The library converts a name-only declaration for every target (Gemini sends it as written), and the
+    estimate counts exactly that output (compact JSON plus the per-declaration constant for Gemini)."""
+    import toolcast
+    from toolcast.adapters.cost import GEMINI_PER_DECLARATION
+
+    declaration = {"name": "ping"}
+    for target in METHODS:
+        assert toolcast.adapt(declaration, target).name == "ping"
+    sent = toolcast.adapt(declaration, "gemini").output
+    assert sent == declaration
+    costs = TokenCosts()
+    count = costs.counter("o200k_base")
+    assert count is not None
+    assert costs.tool(declaration, None, "gemini").tokens == count(
+        json.dumps(sent, separators=(",", ":"))) + GEMINI_PER_DECLARATION
+    assert [t.name for t in toolcast.adapt_all([{"name": "a"}, {"name": "b"}], "gemini").tools] == ["a", "b"]
+
+
+def _cli(folder: Path, *args: str) -> tuple[int, str, str]:
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "toolcast.server.cli", *args], cwd=folder, capture_output=True,
+                          text=True)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(("model", "encoding"), [("gpt-4o", "o200k"), ("gpt-4", "cl100k"),
+                                                 ("gpt-3.5-turbo", "cl100k")])
+def test_check_cost_takes_an_openai_api_model_name(tmp_path: Path, model: str, encoding: str) -> None:
+    """``--model gpt-4o`` (an API model name, not a consumer family) picks the estimate's encoding."""
+    tool = {"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object"}}}
+    (tmp_path / "f.tools.json").write_text(json.dumps([tool]), encoding="utf-8")
+    code, out, err = _cli(tmp_path, "check", "--cost", "--format", "json", "--target", "openai", "--model", model,
+                          "f.tools.json")
+    assert code == 0, err
+    label = json.loads(out)["costs"]["files"][0]["per_target"]["openai"]["label"]
+    assert f"OpenAI, {encoding}," in label
+
+
+def test_check_cost_takes_a_claude_api_model_name_and_refuses_an_unknown_one(tmp_path: Path) -> None:
+    tool = {"name": "t", "description": "d", "input_schema": {"type": "object", "properties": {}}}
+    (tmp_path / "t.tools.json").write_text(json.dumps([tool]), encoding="utf-8")
+    code, out, err = _cli(tmp_path, "check", "--cost", "--format", "json", "--target", "anthropic",
+                          "--model", "claude-opus-4", "t.tools.json")
+    assert code == 0, err
+    total = json.loads(out)["costs"]["files"][0]["per_target"]["anthropic"]
+    assert total["tool_use_system_prompt"]["tokens"][0] == total["tool_use_system_prompt"]["tokens"][1]
+    code, _, err = _cli(tmp_path, "check", "--cost", "--target", "anthropic", "--model", "nonsense-7",
+                        "t.tools.json")
+    assert code == 2 and "unknown model 'nonsense-7'" in err and "gpt-4o" in err
+
+
+def test_one_running_total_behind_the_total_the_budgets_and_the_lens() -> None:
+    """``TokenCosts.running``: after each tool, what a request adds once plus every tool so far; its last figure
+    is ``total``; a tool that cannot be converted is left out and counted as such (``total`` then has none)."""
+    tools = [(p.tools[0], "openai") for p in PAIRS if p.provider == "openai" and p.tools][:6]
+    costs = TokenCosts()
+    steps = list(costs.running(tools, "openai"))
+    base = costs.per_request("openai").tokens
+    assert base is not None and len(steps) == len(tools)
+    running = base
+    for (value, shape), step in zip(tools, steps, strict=True):
+        tokens = costs.tool(value, shape, "openai").tokens
+        assert tokens is not None
+        running += tokens
+        assert step.tokens == running and step.uncounted == 0
+    assert costs.total(tools, "openai") == steps[-1]
+    broken = [*tools[:2], ({"not": "a tool"}, None), tools[2]]
+    steps = list(costs.running(broken, "openai"))
+    assert [s.uncounted for s in steps] == [0, 0, 1, 1]
+    assert steps[-1].tokens == base + sum(costs.tool(v, s, "openai").tokens or 0 for v, s in tools[:3])
+    total = costs.total(broken, "openai")
+    assert total.tokens is None and "cannot be converted" in total.reason
