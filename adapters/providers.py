@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import ConversionError, ToolcastError
 from .listing import listed
-from .modes import settings_problem
+from .mode_settings import settings_problem
 from .provider_limits import LimitsError, ProviderLimits, read_limits
 from .targets import TARGETS
 
@@ -149,7 +149,8 @@ def _validate(target: str, data: Any) -> ProviderProfile:
 
 def mode_pattern_rules(rules: Any, key: str) -> tuple[tuple[str, str], ...]:
     """The provider's pattern rules (``limits.pattern_dialects``) that hold in mode ``key``: those documented or
-    observed, naming the mode or none, as (rule id, engine): what ``convert.mode.profile_mode`` adds to the mode.
+    observed, naming the mode or none, as (rule id, engine): what
+    ``convert.profile_mode.profile_mode`` adds to the mode.
     Read as written; ``consumers.provider_pattern_rules`` validates them."""
     return tuple((str(r.get("id")), str(r.get("engine"))) for r in rules or ()
                  if isinstance(r, Mapping) and r.get("confidence") != "unclear" and key in r.get("modes", [key]))

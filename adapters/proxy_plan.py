@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import pointer as jp
+from .canonical import CanonicalTool
 from .checks.config import CheckConfig
 from .checks.consumer_checks import active, prefixed_name, tool_raws
 from .consumers import MODEL_PREFIXES, Consumer, consumer, model_family, model_provider
@@ -33,7 +34,6 @@ from .jsonvalue import copy_json
 from .loading import load_tools
 from .losses import Action, Loss
 from .messages import ToolCall, argument_errors, to_canonical_call
-from .model import CanonicalTool
 from .rules.codes import CONSUMER_NAME_CHARS
 from .targets import TargetOptions
 

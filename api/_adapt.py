@@ -7,12 +7,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import Conversion, convert, convert_all
 from toolcast.adapters.errors import ConversionError
 from toolcast.adapters.jsonvalue import copy_json
 from toolcast.adapters.loading import apply_roundtrip, load_tools
 from toolcast.adapters.losses import Action, Loss
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.providers import profile
 from toolcast.adapters.targets import TargetOptions
 

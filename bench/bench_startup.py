@@ -54,7 +54,7 @@ def toolcast_modules_at_initialize(python: str) -> list[str]:
     """The toolcast modules loaded by the time the server can answer: what ``toolcast serve`` imports
     before it starts reading messages."""
     code = ("import sys\nfrom toolcast.server.cli import build_parser\nbuild_parser('serve')\n"
-            "import toolcast.server.cli.serve_cmd, toolcast.server.lsp.app, toolcast.server.lsp.memory\n"
+            "import toolcast.server.cli.serve_cmd, toolcast.server.lsp.app, toolcast.server.lsp.allocator\n"
             "print(' '.join(sorted(m for m in sys.modules if m.startswith('toolcast'))))")
     done = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     return done.stdout.split()

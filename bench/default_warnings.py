@@ -31,8 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from toolcast.adapters.checks.api import check_document  # noqa: E402
 from toolcast.adapters.checks.config import CheckConfig  # noqa: E402
+from toolcast.adapters.checks.entry import check_document  # noqa: E402
 from toolcast.adapters.rules.findings import Severity  # noqa: E402
 
 from tests.corpus.harness import corpus  # noqa: E402  (the corpus exactly as its tests load it)

@@ -4,7 +4,8 @@ module the tests catch.
 
     scripts/mutation.py                      # every core module (slow: hours on 2 cores)
     scripts/mutation.py line_index arguments # some of them (a name, or a path under the repository)
-    scripts/mutation.py rules envelopes      # the rule registry (rules/codes.py), the envelopes (convert/api.py)
+    scripts/mutation.py rules envelopes      # the rule registry (rules/codes.py), the envelopes
+                                             # (convert/convert_tool.py)
     scripts/mutation.py --budget 600 parser  # stop each module after 600 s; unchecked mutants are counted apart
     scripts/mutation.py --rerun parser       # again, in the kept staging folder, only the mutants not yet killed
     scripts/mutation.py --rerun --status survived walker   # only the survivors (then: --status "not checked")
@@ -59,12 +60,13 @@ CORE: dict[str, tuple[str, list[str]]] = {
     "documents": ("server/lsp/documents.py", ["tests/server/test_documents.py"]),  # the rest runs it in a subprocess
     "facts": ("adapters/convert/facts.py", ["tests/convert/test_shared_lowering.py"]),
     # What the walker and the scan share (moved out of walker.py): held by the walker's tests as before.
-    "modes": ("adapters/modes.py", ["tests/convert", "tests/checks/test_losses.py"]),
-    "mode": ("adapters/convert/mode.py", ["tests/convert", "tests/checks/test_losses.py"]),
+    "modes": ("adapters/mode_settings.py", ["tests/convert", "tests/checks/test_losses.py"]),
+    "mode": ("adapters/convert/profile_mode.py", ["tests/convert", "tests/checks/test_losses.py"]),
     "wording": ("adapters/convert/wording.py", ["tests/convert", "tests/checks/test_losses.py"]),
     "nodes": ("adapters/convert/nodes.py", ["tests/convert", "tests/checks/test_losses.py"]),
     "fast_instance": ("adapters/schema/fast_instance.py", ["tests/checks/test_fast_instance.py"]),
-    "envelopes": ("adapters/convert/api.py", ["tests/convert"]),  # tests/messages and tests/cli start processes
+    # tests/messages and tests/cli start processes
+    "envelopes": ("adapters/convert/convert_tool.py", ["tests/convert"]),
 }
 
 #: Modules quick enough for CI (documents: 27 s; arguments: 56 s for its 115 mutants until the schema-directed
@@ -87,7 +89,7 @@ STAGING_EXCLUDED = (
     "tests/checks/test_registry.py::test_explain_prints_the_rule_documentation",
     "tests/checks/test_registry.py::test_explain_list_and_unknown_code",
     "tests/checks/test_tool_files.py::test_cli_server_and_workspace_index_select_the_same_files",
-    "tests/checks/test_budget.py::test_budget_leaves_tools_pending_and_later_calls_finish_them",
+    "tests/checks/test_time_budget.py::test_budget_leaves_tools_pending_and_later_calls_finish_them",
     "tests/checks/test_incremental.py::test_warm_results_equal_a_fresh_process",
     "tests/checks/test_cold_oracle.py::test_a_fresh_process_agrees_with_a_fresh_analyzer",
 )

@@ -31,7 +31,7 @@ SLOW_FILES = (
     "checks/test_cli.py", "server/test_launch.py", "mcp/test_sdk_server.py", "mcp/test_failures.py",
     "mcp/test_editor.py", "editors/test_vscode_workbench.py", "editors/test_emacs.py",
     "editors/test_untrusted_workbench_lsp.py", "editors/test_vscode_settings.py", "cli/test_exec_tools.py",
-    "cli/test_consumers_cli.py", "checks/test_budgets_cli.py", "api/test_example.py", "server/test_cost_lens.py",
+    "cli/test_consumers_cli.py", "checks/test_token_budgets_cli.py", "api/test_example.py", "server/test_cost_lens.py",
     "server/test_cost_mcp.py", "server/test_eglot.py", "server/test_export_notice.py", "server/test_hover.py",
     "server/test_quick_fixes.py", "server/test_rule_links.py", "server/test_surrogates.py",
     "server/test_consumer_settings.py",

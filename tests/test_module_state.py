@@ -40,14 +40,14 @@ ALLOWED: dict[str, str] = {
     "checks._WHERE": "the lazy exports' table (public name → submodule, adapters/lazy.py), written at import",
     "document._WHERE": "the lazy exports' table (public name → submodule, adapters/lazy.py), written at import",
     "schema._WHERE": "the lazy exports' table (public name → submodule, adapters/lazy.py), written at import",
-    "checks.losses._EFFECT_CODES": _CONST,
+    "checks.loss_findings._EFFECT_CODES": _CONST,
     "rules.codes.FAMILIES": _CONST,
     "checks.schema_checks._TYPE_FIXES": _CONST,
     "schema.fast_meta._VALUE_OK": _CONST,
     "schema.fast_meta._HOLDS": _CONST,
-    "convert.api._ENVELOPES": _CONST,
-    "convert.api._RETURNS_KEY": _CONST,
-    "convert.api._SOURCE_ONLY": _CONST,
+    "convert.convert_tool._ENVELOPES": _CONST,
+    "convert.convert_tool._RETURNS_KEY": _CONST,
+    "convert.convert_tool._SOURCE_ONLY": _CONST,
     "convert.walker._TYPE_ALIASES": _CONST,
     "convert.walker._KEYS_OF_TYPE": _CONST,
     "modes._JSON_NAMES": _CONST,
@@ -76,7 +76,7 @@ ALLOWED: dict[str, str] = {
     # constant loaded lazily so that start-up reads no file, not a memo of the analysis.
     "providers.profile_text": "package data: schemas/providers/<target>.json as text (str), per target",
     "providers.profile": "package data: the validated profile per target (frozen dataclass, read-only mappings)",
-    "convert.mode.profile_mode": "package data: each profile mode as a Mode, built once (frozen dataclass, "
+    "convert.profile_mode.profile_mode": "package data: each profile mode as a Mode, built once (frozen dataclass, "
                                  "read-only mappings and tuples)",
     "messages.thinking._table": "package data: schemas/models.json, frozen (read-only mappings and tuples)",
     "consumers._catalogue": "package data: schemas/consumers/**.json, validated once, frozen (frozen dataclasses, "

@@ -11,7 +11,7 @@ from toolcast.adapters.convert.accept import schema_violation
 from toolcast.adapters.convert.facts import scan
 from toolcast.adapters.loading import detect_shape
 from toolcast.adapters.schema.fast_meta import certainly_valid
-from toolcast.adapters.schema.walk import subschemas
+from toolcast.adapters.schema.subschemas import subschemas
 from toolcast.adapters.schema_keywords import (
     DRAFT7_ONE_SCHEMA,
     DRAFT7_SCHEMA_LIST,

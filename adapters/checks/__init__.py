@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from ..rules.findings import Finding, Fix, Related, Severity, TextEdit
     from ..rules.registry import RULES, Rule, rule_url
     from .analyzer import Analyzer
-    from .api import check_document, check_names_across, summarize_document
     from .config import (
         DEFAULT_GLOBS,
         CheckConfig,
@@ -26,21 +25,23 @@ if TYPE_CHECKING:
         is_code_like,
         load_config,
     )
+    from .document_report import DocumentReport, FindingBlock, ToolSummary
     from .engine import config_findings, too_large_report
+    from .entry import check_document, check_names_across, summarize_document
     from .files import is_tool_file_name, tool_files_under, walk_files
     from .formats import Located, as_github, as_human, as_json, as_sarif, located_config, located_in, record
     from .judged import choices, sent_options
-    from .losses import changes_meaning, conversions, loss_place
+    from .loss_findings import changes_meaning, conversions, loss_place
     from .names import NameIndex
     from .positions import Positions
-    from .report import DocumentReport, FindingBlock, ToolSummary
     from .request_checks import is_request
     from .servers import REQUEST_CODES, names_across_servers
 
 _WHERE = {
     "Analyzer": "analyzer",
-    "DocumentReport": "report", "FindingBlock": "report", "ToolSummary": "report", "check_document": "api",
-    "check_names_across": "api", "summarize_document": "api",
+    "DocumentReport": "document_report", "FindingBlock": "document_report", "ToolSummary": "document_report",
+    "check_document": "entry",
+    "check_names_across": "entry", "summarize_document": "entry",
     "DEFAULT_GLOBS": "config", "CheckConfig": "config", "ConfigProblem": "config", "config_from_mapping": "config",
     "load_config": "config", "ConfigReadError": "config", "find_config_file": "config", "is_code_like": "config",
     "config_findings": "engine", "too_large_report": "engine",
@@ -48,7 +49,8 @@ _WHERE = {
     "Located": "formats", "as_github": "formats", "as_human": "formats", "as_json": "formats",
     "as_sarif": "formats", "located_config": "formats", "located_in": "formats", "record": "formats",
     "choices": "judged", "sent_options": "judged",
-    "changes_meaning": "losses", "conversions": "losses", "loss_place": "losses", "NameIndex": "names",
+    "changes_meaning": "loss_findings", "conversions": "loss_findings", "loss_place": "loss_findings",
+    "NameIndex": "names",
     "Positions": "positions", "is_request": "request_checks",
     "REQUEST_CODES": "servers", "names_across_servers": "servers",
     "PARAMETERS_MISSING": "..rules.codes",

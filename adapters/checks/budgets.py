@@ -11,19 +11,19 @@ from ..cost import UNAVAILABLE, TokenCosts, method_for, model_for
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import TOKEN_BUDGET, TOKEN_BUDGET_UNAVAILABLE, TOOL_COUNT_BUDGET
 from .config import CheckConfig
-from .raw import Raw
+from .raw import Unplaced
 
 
-def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) -> list[Raw]:
+def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) -> list[Unplaced]:
     """The findings of the configured budgets for the tool objects of one document (sent together)."""
-    raws: list[Raw] = []
+    raws: list[Unplaced] = []
     if config.max_tools is not None and len(objects) > config.max_tools:
-        raws.append(Raw(TOOL_COUNT_BUDGET, f"{len(objects)} tools; the configured max_tools is {config.max_tools}",
+        raws.append(Unplaced(TOOL_COUNT_BUDGET, f"{len(objects)} tools; the configured max_tools is {config.max_tools}",
                         objects[config.max_tools].pointer, "value"))
     if config.max_tokens is None or not objects:
         return raws
     if not costs.available:
-        raws.append(Raw(TOKEN_BUDGET_UNAVAILABLE, f"max_tokens = {config.max_tokens:,} is not checked: token "
+        raws.append(Unplaced(TOKEN_BUDGET_UNAVAILABLE, f"max_tokens = {config.max_tokens:,} is not checked: token "
                         f"counts are {UNAVAILABLE}", objects[0].pointer, "value"))
         return raws
     # Targets with the same estimate at the same tool (OpenAI Chat and Responses) share one finding.
@@ -48,7 +48,8 @@ def budget_raws(objects: Sequence[Any], config: CheckConfig, costs: TokenCosts) 
     for (pointer, total, label), targets in over.items():
         who = ", ".join(DISPLAY_NAMES.get(t, t) for t in targets)
         error = errors[(pointer, total, label)]
-        raws.append(Raw(TOKEN_BUDGET, f"{who}: the {len(objects)} tools take ≈ {total:,} tokens (estimate, {label}, "
+        raws.append(Unplaced(TOKEN_BUDGET,
+                             f"{who}: the {len(objects)} tools take ≈ {total:,} tokens (estimate, {label}, "
                         f"{error}); "
                         f"the configured max_tokens is {config.max_tokens:,}", pointer, "value", target=targets[0],
                         data={"targets": targets, "tokens": total}))

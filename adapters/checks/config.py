@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..document.reading import UnreadableFile, read_text, special_file
+from ..document.file_reading import UnreadableFile, read_text, special_file
 from ..rules.codes import (
     CONFIG_BAD_BUDGET,
     CONFIG_BAD_VALUE,

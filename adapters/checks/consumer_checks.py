@@ -23,7 +23,7 @@ from ..consumers import (
     provider_rules,
     provider_tool_limit,
 )
-from ..modes import INTEGER_BOUNDS
+from ..mode_settings import INTEGER_BOUNDS
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
     CONSUMER_ARRAY_ITEMS,
@@ -47,9 +47,9 @@ from ..rules.codes import (
 )
 from ..rules.findings import Severity
 from ..schema.fast_meta import certainly_valid
-from ..schema.walk import BudgetExceeded, subschemas, types_of
+from ..schema.subschemas import BudgetExceeded, subschemas, types_of
 from .config import CheckConfig
-from .raw import Raw
+from .raw import Unplaced
 
 #: At most this many findings of one rule in one tool (a generated schema can repeat a fault many times).
 _PER_RULE = 10
@@ -109,16 +109,17 @@ def active(config: CheckConfig) -> Iterator[tuple[Consumer, ConsumerRule]]:
 
 
 def _raw(code: str, who: str, rule: ConsumerRule, what: str, pointer: str, place: str = "value",
-         target: str | None = None, **extra: Any) -> Raw:
+         target: str | None = None, **extra: Any) -> Unplaced:
     message = f"{what}: {rule.message} [{rule.cite()}]"
     data = {"consumer": who, "consumer_rule": rule.id, "sources": list(rule.sources),
             "confidence": rule.confidence, "effect": rule.effect, "severity": severity(rule).value, **extra}
-    return Raw(code, message, pointer, place, target, data=data)
+    return Unplaced(code, message, pointer, place, target, data=data)
 
 
 # --- one tool -------------------------------------------------------------------------------------------
 
-def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | None, config: CheckConfig) -> list[Raw]:
+def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | None,
+              config: CheckConfig) -> list[Unplaced]:
     """The selected consumers' findings about one tool (pointers relative to the tool object)."""
     rules = list(active(config))
     if not rules or not isinstance(value, dict):
@@ -126,7 +127,7 @@ def tool_raws(value: Any, shape: str, fields: Mapping[str, str], name: str | Non
     params_ptr = fields.get("parameters", "/parameters")
     params = jp.resolve(value, params_ptr, None)
     name_ptr = fields.get("name", "/name")
-    out: list[Raw] = []
+    out: list[Unplaced] = []
     converted: dict[str, Any] = {}  # target -> the parameters as converted for it (each converted once)
     for who, rule in rules:
         label = who.display_name
@@ -231,7 +232,7 @@ def prefixed_name(rule: ConsumerRule, tool: str, server: str) -> str:
     return fmt.replace("{server}", server).replace("{tool}", tool)
 
 
-def _name_length(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, server: str | None) -> list[Raw]:
+def _name_length(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, server: str | None) -> list[Unplaced]:
     limit = int(rule.settings["max"])
     has_server = "{server}" in str(rule.settings["format"])
     full = prefixed_name(rule, name, server or _SHORTEST_SERVER)
@@ -250,7 +251,7 @@ def _name_length(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, se
                  sent_name=full, length=len(full), limit=limit)]
 
 
-def _name_chars(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, server: str | None) -> list[Raw]:
+def _name_chars(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, server: str | None) -> list[Unplaced]:
     pattern = str(rule.settings["pattern"])
     full = prefixed_name(rule, name, server or _SHORTEST_SERVER)
     if re.fullmatch(pattern, full):
@@ -269,7 +270,7 @@ def _name_chars(who: Consumer, rule: ConsumerRule, name: str, name_ptr: str, ser
                  characters=bad)]
 
 
-def _array_items(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _array_items(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     out = []
     for rel, node, _depth in subschemas(params):
         if "array" in types_of(node) and "items" not in node:
@@ -296,7 +297,7 @@ def certainly_valid_07(schema: Any) -> bool:
     return certainly_valid(schema) and not any("additionalItems" in node for _, node, _ in subschemas(schema))
 
 
-def _meta_schema(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _meta_schema(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     if certainly_valid_07(params):
         return []
     out = []
@@ -334,7 +335,7 @@ def _gemini_cli_untyped(node: Any, ptr: str) -> str | None:
     return None
 
 
-def _typed_nodes(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _typed_nodes(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     if rule.settings["mode"] == "gemini-cli":
         bad = _gemini_cli_untyped(params, "")
         if bad is None:
@@ -368,20 +369,20 @@ def _keyword_places(params: dict[str, Any], keywords: Sequence[str], own_nodes: 
     return out
 
 
-def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _strict_keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     return [_raw(CONSUMER_STRICT_KEYWORD, who.name, rule, f"{who.display_name}: `{key}` in a strict tool",
                  jp.join(ptr + rel, key), "key", target=_first(rule.targets) or who.over)
             for rel, key in _keyword_places(params, tuple(rule.settings["keywords"]))]
 
 
-def _keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _keywords(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     # Copilot's normalizer walks the schema's own nodes, not its definitions
     return [_raw(CONSUMER_KEYWORD, who.name, rule, f"{who.display_name}: `{key}`", jp.join(ptr + rel, key), "key",
                  target=_first(rule.targets))
             for rel, key in _keyword_places(params, tuple(rule.settings["keywords"]), own_nodes=True)]
 
 
-def _description_length(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _description_length(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     limit = int(rule.settings["max"])
     out = []
     for rel, node, _depth in subschemas(params):
@@ -396,7 +397,7 @@ def _description_length(who: Consumer, rule: ConsumerRule, params: dict[str, Any
     return out
 
 
-def _type_list(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _type_list(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     containing = set(rule.settings["containing"])
     in_items = bool(rule.settings.get("in_items"))
     at_least = int(rule.settings.get("min_types", 1))
@@ -417,14 +418,14 @@ def _type_list(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: s
     return out
 
 
-def _pattern_dialect(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _pattern_dialect(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     """Every ``pattern`` compiled with the engine the consumer uses: a refusal at the pattern, naming the engine
     and its message; an engine that could not be tried is said once, as information (never a guess)."""
     from ..schema.dialects import Refused, Unavailable, compiled, engine_label
 
     engine = str(rule.settings["engine"])
     label = engine_label(engine)
-    out: list[Raw] = []
+    out: list[Unplaced] = []
     for rel, node, _depth in subschemas(params):
         pattern = node.get("pattern")
         if not isinstance(pattern, str):
@@ -444,9 +445,9 @@ def _pattern_dialect(who: Consumer, rule: ConsumerRule, params: dict[str, Any], 
     return out
 
 
-def _per_node(params: dict[str, Any], found: Callable[[str, dict[str, Any]], Iterator[Raw]]) -> list[Raw]:
+def _per_node(params: dict[str, Any], found: Callable[[str, dict[str, Any]], Iterator[Unplaced]]) -> list[Unplaced]:
     """``found``'s findings at each schema node (its pointer relative to the parameters), at most ``_PER_RULE``."""
-    out: list[Raw] = []
+    out: list[Unplaced] = []
     for rel, node, _depth in subschemas(params):
         out.extend(found(rel, node))
         if len(out) >= _PER_RULE:
@@ -454,10 +455,10 @@ def _per_node(params: dict[str, Any], found: Callable[[str, dict[str, Any]], Ite
     return out[:_PER_RULE]
 
 
-def _enum_values(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _enum_values(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     members = set(rule.settings["members"])
 
-    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Unplaced]:
         values = node.get("enum")
         for i, value in enumerate(values if isinstance(values, list) else []):
             if ("empty_string" in members and value == "") or ("null" in members and value is None):
@@ -467,10 +468,10 @@ def _enum_values(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr:
     return _per_node(params, found)
 
 
-def _integer_range(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _integer_range(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     low, high = int(rule.settings["min"]), int(rule.settings["max"])
 
-    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Unplaced]:
         for key in sorted(INTEGER_BOUNDS.intersection(node)):
             value = node[key]
             if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
@@ -481,8 +482,8 @@ def _integer_range(who: Consumer, rule: ConsumerRule, params: dict[str, Any], pt
     return _per_node(params, found)
 
 
-def _type_with_composition(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
-    def found(rel: str, node: dict[str, Any]) -> Iterator[Raw]:
+def _type_with_composition(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
+    def found(rel: str, node: dict[str, Any]) -> Iterator[Unplaced]:
         both = [k for k in ("anyOf", "oneOf") if k in node]
         if "type" in node and both:
             yield _raw(CONSUMER_TYPE_WITH_COMPOSITION, who.name, rule,
@@ -513,7 +514,7 @@ _MEASURES = MappingProxyType({
     "property_count": "count of properties"})
 
 
-def _budget(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Raw]:
+def _budget(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     name, cap = str(rule.settings["measure"]), int(rule.settings["max"])
     value = measure(name, params)
     if value <= cap:
@@ -555,11 +556,11 @@ def _strict_ptr(value: dict[str, Any], name_ptr: str) -> str:
 
 # --- the tools of one request -----------------------------------------------------------------------------
 
-def document_raws(pointers: Sequence[str], config: CheckConfig) -> list[Raw]:
+def document_raws(pointers: Sequence[str], config: CheckConfig) -> list[Unplaced]:
     """Request-level findings for the tools at ``pointers`` (in document order), sent together: the
     providers' limits on tools per request and the selected consumers' limits and tool-use support."""
     count = len(pointers)
-    out: list[Raw] = []
+    out: list[Unplaced] = []
     if not count:
         return out
     for target in config.targets:

@@ -25,7 +25,7 @@ from ..rules.codes import (
     PROPERTIES_MISSING,
 )
 from .edits import FixSpec, Op
-from .raw import Raw
+from .raw import Unplaced
 from .target_rules import name_rule
 from .tool_context import ToolContext, exists, kind, last_token, parent_pointer, targets_text
 
@@ -37,14 +37,14 @@ def check_name_and_description(ctx: ToolContext) -> str | None:
     name_ptr, desc_ptr = ctx.field_ptr("name"), ctx.field_ptr("description")
     name = jp.resolve(ctx.value, name_ptr, None)
     if name is None and not exists(ctx.value, name_ptr):
-        ctx.add(Raw(NAME_MISSING, "the tool has no `name`", name_ptr, "missing"))
+        ctx.add(Unplaced(NAME_MISSING, "the tool has no `name`", name_ptr, "missing"))
     elif not isinstance(name, str):
-        ctx.add(Raw(NAME_NOT_STRING, f"`name` must be a string, not {kind(name)}", name_ptr))
+        ctx.add(Unplaced(NAME_NOT_STRING, f"`name` must be a string, not {kind(name)}", name_ptr))
     desc = jp.resolve(ctx.value, desc_ptr, None)
     if not exists(ctx.value, desc_ptr):
-        ctx.add(Raw(DESCRIPTION_MISSING, "the tool has no `description`", desc_ptr, "missing"))
+        ctx.add(Unplaced(DESCRIPTION_MISSING, "the tool has no `description`", desc_ptr, "missing"))
     elif not isinstance(desc, str):
-        ctx.add(Raw(DESCRIPTION_NOT_STRING, f"`description` must be a string, not {kind(desc)}", desc_ptr))
+        ctx.add(Unplaced(DESCRIPTION_NOT_STRING, f"`description` must be a string, not {kind(desc)}", desc_ptr))
     return name if isinstance(name, str) else None
 
 
@@ -56,7 +56,8 @@ def check_parameters_root(ctx: ToolContext) -> None:
         ctx.add(_parameters_missing(ctx, params_ptr))
     elif not isinstance(params, dict):
         ctx.add(
-            Raw(PARAMETERS_NOT_OBJECT, f"`{last_token(params_ptr)}` must be an object, not {kind(params)}", params_ptr)
+            Unplaced(PARAMETERS_NOT_OBJECT, f"`{last_token(params_ptr)}` must be an object, not {kind(params)}",
+                     params_ptr)
         )
     elif ctx.shape != "legacy" and (problem := root_problem(params)) is not None:
         # The output's judge (``convert.accept``) refuses such a root by the same function, so the check
@@ -72,7 +73,7 @@ def check_parameters_root(ctx: ToolContext) -> None:
         k in params for k in ("anyOf", "oneOf", "allOf", "$ref")
     ):
         ctx.add(
-            Raw(
+            Unplaced(
                 PROPERTIES_MISSING,
                 "`parameters` has no `properties` (toolcast convert adds `properties: {}` where a target needs it)",
                 jp.join(params_ptr, "properties"),
@@ -108,7 +109,7 @@ def _refusing_targets(ctx: ToolContext) -> list[str]:
     return refusing
 
 
-def _parameters_missing(ctx: ToolContext, params_ptr: str) -> Raw:
+def _parameters_missing(ctx: ToolContext, params_ptr: str) -> Unplaced:
     """TC105, with a fix that adds an empty schema where the tool's object can take one."""
     parent = parent_pointer(params_ptr)
     fixes: tuple[FixSpec, ...] = ()
@@ -119,7 +120,7 @@ def _parameters_missing(ctx: ToolContext, params_ptr: str) -> Raw:
                 (Op("add", parent, {"type": "object", "properties": {}}, key=last_token(params_ptr)),),
             ),
         )
-    return Raw(
+    return Unplaced(
         PARAMETERS_MISSING,
         f"the tool has no `{last_token(params_ptr)}` schema",
         params_ptr,
@@ -128,7 +129,7 @@ def _parameters_missing(ctx: ToolContext, params_ptr: str) -> Raw:
     )
 
 
-def _root_not_object(params_ptr: str, params: dict[str, Any], problem: str) -> Raw:
+def _root_not_object(params_ptr: str, params: dict[str, Any], problem: str) -> Unplaced:
     """TC107 at the root's ``type``: a fix that adds it when absent, else one that sets it."""
     type_ptr = jp.join(params_ptr, "type")
     # convert repairs a root that can only be an object with the same meaning: the author is told, at warning
@@ -137,9 +138,9 @@ def _root_not_object(params_ptr: str, params: dict[str, Any], problem: str) -> R
     said = " (toolcast convert sends `\"type\": \"object\"`)" if repaired else ""
     if "type" not in params:
         fix = FixSpec('Add `"type": "object"`', (Op("add", params_ptr, "object", key="type"),))
-        return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem + said, type_ptr, "missing", fixes=(fix,), data=repaired)
+        return Unplaced(PARAMETERS_TYPE_NOT_OBJECT, problem + said, type_ptr, "missing", fixes=(fix,), data=repaired)
     fix = FixSpec('Set `"type": "object"`', (Op("replace", type_ptr, "object"),))
-    return Raw(PARAMETERS_TYPE_NOT_OBJECT, problem + said, type_ptr, fixes=(fix,), data=repaired)
+    return Unplaced(PARAMETERS_TYPE_NOT_OBJECT, problem + said, type_ptr, fixes=(fix,), data=repaired)
 
 
 def _override_name(tool: Any, target: str) -> str | None:
@@ -160,7 +161,7 @@ def check_names(ctx: ToolContext, name: str | None) -> dict[str, str]:
     if not _PORTABLE_NAME.fullmatch(name):
         portable = re.sub(r"[^A-Za-z0-9_-]", "_", name) or "tool"
         ctx.add(
-            Raw(
+            Unplaced(
                 NAME_FORMAT,
                 f"name {name!r} should use only letters, digits, `_` and `-`",
                 ptr,
@@ -179,7 +180,7 @@ def check_names(ctx: ToolContext, name: str | None) -> dict[str, str]:
         message = f"name {name!r} {problem}: invalid for {targets_text(targets)} (toolcast convert sends {fixed!r})"
         rename = FixSpec(f"Rename to {fixed!r}", (Op("replace", ptr, fixed),))
         data = {"targets": targets, "sanitised": fixed}
-        ctx.add(Raw(NAME_INVALID_FOR_TARGET, message, ptr, target=targets[0], data=data, fixes=(rename,)))
+        ctx.add(Unplaced(NAME_INVALID_FOR_TARGET, message, ptr, target=targets[0], data=data, fixes=(rename,)))
     return names
 
 
@@ -197,7 +198,7 @@ def check_description_length(ctx: ToolContext) -> None:
     if over:
         limit = min(name_rule(t).description_max or 0 for t in over)
         ctx.add(
-            Raw(
+            Unplaced(
                 DESCRIPTION_TOO_LONG,
                 f"description is {len(desc):,} characters; {targets_text(over)} "
                 f"reject more than {limit:,}",

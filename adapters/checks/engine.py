@@ -3,10 +3,10 @@ found for it, or leave it for later when a time budget runs out), run the file-l
 every finding on its span (``placing.py``) and sort by position.
 
 The steps: ``_check_tools`` finds the tools (``_find_tools``) and checks or defers each
-(``_Pass.check_or_defer``), or, after an edit inside one tool (``_edited_tool``), checks that one and
-carries the last run's records of the others over (``_Pass.reuse_edited_run``); the run is kept for the
+(``_DocumentCheck.check_or_defer``), or, after an edit inside one tool (``_edited_tool``), checks that one and
+carries the last run's records of the others over (``_DocumentCheck.reuse_edited_run``); the run is kept for the
 next one (``runs.Run``); the file-level rules (``file_rules.py``) and budgets run over the tools' facts;
-``_Pass.report`` places what is left and sorts."""
+``_DocumentCheck.report`` places what is left and sorts."""
 
 from __future__ import annotations
 
@@ -33,15 +33,15 @@ from ..rules.codes import (
 )
 from ..rules.findings import Finding
 from ..rules.registry import RULES
-from ..schema.walk import MAX_DEPTH
-from .caches import Caches
+from ..schema.subschemas import MAX_DEPTH
+from .analyzer import Analyzer
 from .collector import collector_paused
 from .config import CheckConfig, ConfigProblem
+from .document_report import DocumentReport, FindingBlock, ToolSummary
 from .edits import Renderer
 from .file_rules import FileTools, file_raws
-from .placing import DocView, finish, in_order, syntax_filter
-from .raw import Raw, ToolFacts
-from .report import DocumentReport, FindingBlock, ToolSummary
+from .placing import DocView, in_order, place_findings, syntax_filter
+from .raw import ToolFacts, Unplaced
 from .request_checks import is_request, request_raws
 from .runs import Pending, Placed, PlacedKey, Record, Run, Seen, Span
 from .tool_checks import check_tool
@@ -59,7 +59,7 @@ def _is_toolcast_schema(value: Any) -> bool:
 
 
 def run_document(text: str, *, path: str | None, config: CheckConfig, budget: float | None = None,
-                 parsed: ParsedDocument | None = None, analyzer: Caches) -> DocumentReport:
+                 parsed: ParsedDocument | None = None, analyzer: Analyzer) -> DocumentReport:
     """The report of one file: its tools checked (or left pending when ``budget`` seconds run out), the
     file-level rules run, every finding placed. ``parsed`` is used when it is the parse of ``text``."""
     if len(text) > MAX_TEXT:
@@ -70,7 +70,7 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
     syntax = [_syntax_finding(err, text) for err in parsed.errors]
     raws = [_duplicate_key(dup) for dup in parsed.duplicate_keys]
     raws.extend(_numbers_out_of_range(text, parsed.value))
-    check = _Pass(text, parsed, config, _workspace(path, config), budget, analyzer)
+    check = _DocumentCheck(text, parsed, config, _workspace(path, config), budget, analyzer)
     run_key = (path, parsed.jsonc)
     found, objects = _check_tools(check, analyzer.runs.get(run_key), analyzer)
     is_tool_file, kind_raws = _file_kind(check.value, found, objects, bool(syntax))
@@ -92,23 +92,24 @@ def run_document(text: str, *, path: str | None, config: CheckConfig, budget: fl
 _BIG_NUMBER = re.compile(r"(?<![0-9])[0-9]{309}|[eE]\+?0*[1-9][0-9]{2}")
 
 
-def _numbers_out_of_range(text: str, value: Any) -> list[Raw]:
+def _numbers_out_of_range(text: str, value: Any) -> list[Unplaced]:
     """TC005 for each number beyond a double (read as infinity), found only when the text holds one that
     may be (the value is not walked otherwise)."""
     if value is None or _BIG_NUMBER.search(text) is None:
         return []
-    return [Raw(NUMBER_OUT_OF_RANGE, "number beyond the range of a double: JSON parsers read it as infinity or "
+    return [Unplaced(NUMBER_OUT_OF_RANGE, "number beyond the range of a double: JSON parsers read it as infinity or "
                 "refuse it, and toolcast does not convert it", ptr) for ptr in numbers_out_of_range(value)]
 
 
 def too_large_report(message: str, config: CheckConfig, text: str = "") -> DocumentReport:
     """The report of a document too large to check: one TC003 finding, an error (nothing in it was checked,
     which must not pass as a clean file)."""
-    raw = Raw(DOCUMENT_TOO_LARGE, message, "", "value", data={"severity": "error"})
-    return DocumentReport(tuple(finish(text, None, [raw], config)), (), False)
+    raw = Unplaced(DOCUMENT_TOO_LARGE, message, "", "value", data={"severity": "error"})
+    return DocumentReport(tuple(place_findings(text, None, [raw], config)), (), False)
 
 
-def _check_tools(check: _Pass, last: Run | None, analyzer: Caches) -> tuple[list[ToolObject], list[ToolObject]]:
+def _check_tools(check: _DocumentCheck, last: Run | None,
+                 analyzer: Analyzer) -> tuple[list[ToolObject], list[ToolObject]]:
     """Find the file's tools and check or defer each; after an edit inside one tool, the last run's tools
     with that one replaced (every other tool is the last run's, moved: see ``_edited_tool``). Returns
     (every tool object in the file, the ones checked)."""
@@ -125,7 +126,7 @@ def _check_tools(check: _Pass, last: Run | None, analyzer: Caches) -> tuple[list
     return found, objects
 
 
-def _find_tools(value: Any, analyzer: Caches) -> tuple[list[ToolObject], list[ToolObject]]:
+def _find_tools(value: Any, analyzer: Analyzer) -> tuple[list[ToolObject], list[ToolObject]]:
     """(every tool object in the file, the ones to check). Half-typed tools (no recognisable shape yet) are
     still checked when they hold a tool field, so that "name missing" is reported instead of "not a tool
     file"."""
@@ -134,14 +135,14 @@ def _find_tools(value: Any, analyzer: Caches) -> tuple[list[ToolObject], list[To
 
 
 def _file_kind(value: Any, found: Sequence[ToolObject], objects: Sequence[ToolObject],
-               has_syntax_errors: bool) -> tuple[bool, list[Raw]]:
+               has_syntax_errors: bool) -> tuple[bool, list[Unplaced]]:
     """Whether the file is a tool file, and the findings that depend on what kind of file it is: a
     canonical request's (seed 004: its tools are checked as tools, plus TC8xx), or "not a tool file"."""
     is_tool_file = any(o.shape is not None for o in found) or _is_toolcast_schema(value)
     if is_request(value):
         return True, request_raws(value)
     if value is not None and not objects and not is_tool_file and not has_syntax_errors:
-        return False, [Raw(NOT_A_TOOL_FILE, "no tool definition found (expected a tool, a list of tools, "
+        return False, [Unplaced(NOT_A_TOOL_FILE, "no tool definition found (expected a tool, a list of tools, "
                                             '{"tools": [...]} or a provider\'s tool shape)', "", "value")]
     return is_tool_file, []
 
@@ -150,13 +151,13 @@ def _block(start: int, placed: Placed) -> FindingBlock | None:
     return FindingBlock(start, placed.origin, placed.findings) if placed.findings else None
 
 
-class _Pass:
+class _DocumentCheck:
     """One run of ``run_document`` over a file's tools: what it has found so far (the report's tools,
     blocks and facts, the records for the next run) and what it left to check later (``later``, checked
     by ``resume`` after the report is out)."""
 
     def __init__(self, text: str, parsed: ParsedDocument, config: CheckConfig, base_dir: str | None,
-                 budget: float | None, analyzer: Caches) -> None:
+                 budget: float | None, analyzer: Analyzer) -> None:
         self.text, self.parsed, self.config, self.base_dir, self.analyzer = text, parsed, config, base_dir, analyzer
         self.deadline = time.perf_counter() + budget if budget is not None else None
         self.view = DocView(text, parsed)
@@ -201,7 +202,7 @@ class _Pass:
                             analyzer=self.analyzer)
         owner = (obj.index, result.facts.name)
         rebased = [r.rebased(obj.pointer, owner) for r in result.raws]
-        found_here = finish(self.text, self.view, rebased, self.config, self.value, renderer=self.renderer)
+        found_here = place_findings(self.text, self.view, rebased, self.config, self.value, renderer=self.renderer)
         self.parsed.release(obj.pointer)  # its findings are placed: the nodes built for them can go
         placed = Placed(start, tuple(found_here), result.facts)
         self.analyzer.placed.keep(key, placed)
@@ -323,9 +324,9 @@ class _Pass:
         return Record(tspan, placed, name_span, summary, _block(tspan[0], placed))
 
     # -- the report ----------------------------------------------------------------------------------
-    def report(self, syntax: list[Finding], raws: list[Raw], is_tool_file: bool) -> DocumentReport:
+    def report(self, syntax: list[Finding], raws: list[Unplaced], is_tool_file: bool) -> DocumentReport:
         owners = {t.pointer: (t.index, t.name) for t in self.tools}
-        findings = finish(self.text, self.view, raws, self.config, self.value, owners, renderer=self.renderer)
+        findings = place_findings(self.text, self.view, raws, self.config, self.value, owners, renderer=self.renderer)
         loose = in_order(syntax_filter(syntax, self.config) + findings)
         pending = len(self.later)
         return DocumentReport(tuple(loose), tuple(self.tools), is_tool_file, tuple(self.blocks), pending=pending,
@@ -333,7 +334,7 @@ class _Pass:
 
 
 def _edited_tool(last: Run, parsed: ParsedDocument, value: Any, context: tuple[Any, ...],
-                 analyzer: Caches) -> tuple[int, ToolObject] | None:
+                 analyzer: Analyzer) -> tuple[int, ToolObject] | None:
     """(index in ``last.objects``, new tool object) when ``parsed`` is an incremental re-parse of the
     last run's document whose re-parsed container lies inside one tool, so that every other tool's
     text, pointer and findings are the last run's; None when the run must find its tools again."""
@@ -364,7 +365,7 @@ def _edited_tool(last: Run, parsed: ParsedDocument, value: Any, context: tuple[A
     return index, ToolObject(old.index, old.pointer, new, shape)
 
 
-def run_summary(text: str, path: str | None = None, *, analyzer: Caches,
+def run_summary(text: str, path: str | None = None, *, analyzer: Analyzer,
                 parsed: ParsedDocument | None = None) -> DocumentReport:
     if len(text) > MAX_TEXT:
         return DocumentReport((), (), False)
@@ -384,7 +385,7 @@ def run_summary(text: str, path: str | None = None, *, analyzer: Caches,
     return DocumentReport((), tuple(tools), bool(tools), is_request=is_request(value))
 
 
-def _document_checks_cached(facts: FileTools, config: CheckConfig, analyzer: Caches) -> list[Raw]:
+def _document_checks_cached(facts: FileTools, config: CheckConfig, analyzer: Analyzer) -> list[Unplaced]:
     """The file-level rules depend only on each tool's pointers and facts: an edit inside one tool
     that leaves its facts equal (its name, target names, strict counts) reuses the last result."""
     # Field pointers follow from the pointer and the shape.
@@ -414,10 +415,10 @@ def _syntax_finding(err: SyntaxIssue, text: str) -> Finding:
     return Finding(INVALID_JSON, RULES[INVALID_JSON].severity, err.message, "", (start, end))
 
 
-def _duplicate_key(dup: DuplicateKey) -> Raw:
+def _duplicate_key(dup: DuplicateKey) -> Unplaced:
     key = jp.parts(dup.pointer)[-1] if dup.pointer else ""
     data: dict[str, Any] = {"span": dup.span, "first": dup.first}
-    return Raw(DUPLICATE_KEY, f"duplicate key `{key}`; only the last value counts", dup.pointer, "key", data=data)
+    return Unplaced(DUPLICATE_KEY, f"duplicate key `{key}`; only the last value counts", dup.pointer, "key", data=data)
 
 
 def config_findings(problems: Sequence[ConfigProblem]) -> list[Finding]:

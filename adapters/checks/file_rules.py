@@ -23,7 +23,7 @@ from ..rules.codes import (
 from ..targets import TARGETS
 from .config import CheckConfig
 from .consumer_checks import document_raws
-from .raw import Raw, ToolFacts
+from .raw import ToolFacts, Unplaced
 
 if TYPE_CHECKING:
     from ..loading import ToolObject
@@ -48,9 +48,9 @@ def _name_pointer(obj: ToolObject) -> str:
     return obj.pointer + _relative(obj.field_pointers.get("name", obj.pointer + "/name"), obj.pointer)
 
 
-def duplicate_names(facts: FileTools, config: CheckConfig) -> list[Raw]:
+def duplicate_names(facts: FileTools, config: CheckConfig) -> list[Unplaced]:
     """A name given to two tools: found on the later one, pointing at the first."""
-    raws: list[Raw] = []
+    raws: list[Unplaced] = []
     first_by_name: dict[str, str] = {}
     for obj, f in facts:
         if f.name is None:
@@ -64,7 +64,7 @@ def duplicate_names(facts: FileTools, config: CheckConfig) -> list[Raw]:
     return raws
 
 
-def sanitised_collisions(facts: FileTools, config: CheckConfig) -> list[Raw]:
+def sanitised_collisions(facts: FileTools, config: CheckConfig) -> list[Unplaced]:
     """Different names that one target's sanitising makes equal: one finding per colliding tool, listing
     every target where it collides."""
     collisions: dict[tuple[str, str], tuple[str, str, str, list[str]]] = {}
@@ -91,15 +91,15 @@ def sanitised_collisions(facts: FileTools, config: CheckConfig) -> list[Raw]:
 
 
 def _name_clash(code: str, message: str, ptr: str, targets: list[str], data: dict[str, Any],
-                related: tuple[tuple[str, str], ...]) -> Raw:
+                related: tuple[tuple[str, str], ...]) -> Unplaced:
     """Two tools sent with one name: an error for the targets that reject such a request (``convert_all``
     refuses it there), named; a warning where it is sent (the model cannot tell the two apart)."""
     refusing = [t for t in targets if t in DUPLICATE_NAMES_REFUSED]
     if refusing:
         who = ", ".join(DISPLAY_NAMES.get(t, t) for t in refusing)
-        return Raw(code, f"{message}: rejected by {who}", ptr, target=refusing[0],
+        return Unplaced(code, f"{message}: rejected by {who}", ptr, target=refusing[0],
                    data={**data, "targets": refusing}, related=related)
-    return Raw(code, f"{message}: the model cannot tell them apart", ptr, target=targets[0] if targets else None,
+    return Unplaced(code, f"{message}: the model cannot tell them apart", ptr, target=targets[0] if targets else None,
                data={**data, "targets": targets, "severity": "warning"}, related=related)
 
 
@@ -108,66 +108,66 @@ def _strict(facts: FileTools, config: CheckConfig) -> FileTools:
     return [(obj, f) for obj, f in facts if f.anthropic_strict] if "anthropic" in config.targets else []
 
 
-def anthropic_strict_tools(facts: FileTools, config: CheckConfig) -> list[Raw]:
+def anthropic_strict_tools(facts: FileTools, config: CheckConfig) -> list[Unplaced]:
     """More strict tools than Anthropic takes in one request: found on the first one too many."""
     strict = _strict(facts, config)
     limit = _per_request().strict_tools
     if len(strict) <= limit:
         return []
-    return [Raw(ANTHROPIC_STRICT_TOOLS, f"Anthropic strict: more than {limit} strict tools in one request",
+    return [Unplaced(ANTHROPIC_STRICT_TOOLS, f"Anthropic strict: more than {limit} strict tools in one request",
                 strict[limit][0].pointer, "value", target="anthropic")]
 
 
 def _over_strict_budget(facts: FileTools, config: CheckConfig, count: Callable[[ToolFacts], int],
-                        limit: int, code: str, what: str) -> list[Raw]:
+                        limit: int, code: str, what: str) -> list[Unplaced]:
     """The strict tool whose parameters take the running count over ``limit``: found on its parameters."""
     total = 0
     for obj, f in _strict(facts, config):
         before, total = total, total + count(f)
         if before <= limit < total:
-            return [Raw(code, f"Anthropic strict: {total} {what} parameters so far across strict tools "
+            return [Unplaced(code, f"Anthropic strict: {total} {what} parameters so far across strict tools "
                               f"(at most {limit} per request)",
                         obj.field_pointers.get("parameters", obj.pointer + "/parameters"), "key",
                         target="anthropic")]
     return []
 
 
-def anthropic_strict_optional(facts: FileTools, config: CheckConfig) -> list[Raw]:
+def anthropic_strict_optional(facts: FileTools, config: CheckConfig) -> list[Unplaced]:
     return _over_strict_budget(facts, config, lambda f: f.optional_params, _per_request().optional_parameters,
                                ANTHROPIC_STRICT_OPTIONAL, "optional")
 
 
-def anthropic_strict_unions(facts: FileTools, config: CheckConfig) -> list[Raw]:
+def anthropic_strict_unions(facts: FileTools, config: CheckConfig) -> list[Unplaced]:
     return _over_strict_budget(facts, config, lambda f: f.union_params, _per_request().union_parameters,
                                ANTHROPIC_STRICT_UNIONS, "union-typed")
 
 
-def function_count(facts: FileTools, config: CheckConfig) -> list[Raw]:
+def function_count(facts: FileTools, config: CheckConfig) -> list[Unplaced]:
     """More functions than a target takes in one request (the first such target only): found on the first
     one too many."""
     for target in (t for t in TARGETS if t in config.targets):
         declarations = profile(target).limits.function_declarations
         if declarations is not None and len(facts) > (limit := declarations.max):
-            return [Raw(GEMINI_FUNCTION_COUNT,
+            return [Unplaced(GEMINI_FUNCTION_COUNT,
                         f"{DISPLAY_NAMES.get(target, target)}: {len(facts)} function declarations "
                         f"(at most {limit} per request)",
                         facts[limit][0].pointer, "value", target=target)]
     return []
 
 
-def consumer_limits(facts: FileTools, config: CheckConfig) -> list[Raw]:
+def consumer_limits(facts: FileTools, config: CheckConfig) -> list[Unplaced]:
     """The consumers' file-level rules (``consumer_checks.document_raws``)."""
     return document_raws([obj.pointer for obj, _ in facts], config)
 
 
 #: Every file-level rule, in the order their findings are listed before sorting.
-FILE_RULES: tuple[Callable[[FileTools, CheckConfig], list[Raw]], ...] = (
+FILE_RULES: tuple[Callable[[FileTools, CheckConfig], list[Unplaced]], ...] = (
     duplicate_names, sanitised_collisions, anthropic_strict_tools, anthropic_strict_optional,
     anthropic_strict_unions, function_count, consumer_limits,
 )
 
 
-def file_raws(facts: FileTools, config: CheckConfig) -> list[Raw]:
+def file_raws(facts: FileTools, config: CheckConfig) -> list[Unplaced]:
     """The findings of every file-level rule over the tools of one file."""
     return [raw for rule in FILE_RULES for raw in rule(facts, config)]
 

@@ -17,9 +17,9 @@ from ..rules.codes import (
     OPENAI_STRICT_PROPERTIES,
     OPENAI_STRICT_STRING_SIZE,
 )
-from ..schema.walk import BudgetExceeded
+from ..schema.subschemas import BudgetExceeded
 from ..targets import TargetOptions
-from .raw import Raw
+from .raw import Unplaced
 from .tool_context import ToolContext, targets_text
 
 
@@ -69,7 +69,7 @@ def check_openai_limits(ctx: ToolContext, ptr: str, root: Any) -> None:
     if limits is None:
         return
     for code, message, where in over_openai_limits(sizes, limits, targets_text(targets), ptr):
-        ctx.add(Raw(code, message, where, "key", data=data))
+        ctx.add(Unplaced(code, message, where, "key", data=data))
 
 
 def over_openai_limits(sizes: StrictSizes, limits: StrictSchemaLimits, who: str,

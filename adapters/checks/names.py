@@ -18,7 +18,7 @@ from ..rules.findings import Finding, Related
 from ..rules.registry import RULES
 from ..targets import export_target
 from .config import CheckConfig
-from .report import DocumentReport, ToolSummary
+from .document_report import DocumentReport, ToolSummary
 
 
 def registers_names(path: str, report: DocumentReport) -> bool:

@@ -1,5 +1,5 @@
 """From raw findings to findings: each placed on its span in the text (``DocView``), attributed to the
-nearest enclosing tool, its fixes rendered, and the configuration applied (``finish``).
+nearest enclosing tool, its fixes rendered, and the configuration applied (``place_findings``).
 
 Range conventions follow vscode-json-languageservice: a missing member is reported on its parent's
 key (or the parent's ``{`` when the parent has no key), a wrong value on the value, an unwanted member
@@ -18,7 +18,7 @@ from ..rules.findings import Finding, Fix, Related, Severity
 from ..rules.registry import RULES
 from .config import CheckConfig
 from .edits import Renderer
-from .raw import Raw
+from .raw import Unplaced
 
 
 class DocView:
@@ -69,7 +69,7 @@ class DocView:
 Owners = Mapping[str, tuple[int, str | None]]
 
 
-def _placed(raw: Raw, text: str, view: DocView | None) -> tuple[str, tuple[int, int]]:
+def _placed(raw: Unplaced, text: str, view: DocView | None) -> tuple[str, tuple[int, int]]:
     if view is None:
         return raw.pointer, (0, min(1, len(text)))
     if raw.code == DUPLICATE_KEY and "span" in raw.data:
@@ -77,13 +77,13 @@ def _placed(raw: Raw, text: str, view: DocView | None) -> tuple[str, tuple[int, 
     return view.place(raw.pointer, raw.place)
 
 
-def _fixes(raw: Raw, renderer: Renderer | None) -> list[Fix]:
+def _fixes(raw: Unplaced, renderer: Renderer | None) -> list[Fix]:
     if renderer is None:
         return []
     return [fx for fx in map(renderer.fix, raw.fixes) if fx is not None]
 
 
-def _owner(raw: Raw, tools: Owners) -> tuple[int | None, str | None]:
+def _owner(raw: Unplaced, tools: Owners) -> tuple[int | None, str | None]:
     """The tool a finding belongs to: its own, else the nearest enclosing one (O(depth), not O(tools))."""
     if raw.tool is not None:
         return raw.tool
@@ -99,7 +99,7 @@ def _owner(raw: Raw, tools: Owners) -> tuple[int | None, str | None]:
         parts.pop()
 
 
-def _finding(raw: Raw, text: str, view: DocView | None, tools: Owners, renderer: Renderer | None) -> Finding:
+def _finding(raw: Unplaced, text: str, view: DocView | None, tools: Owners, renderer: Renderer | None) -> Finding:
     rule = RULES[raw.code]
     pointer, span = _placed(raw, text, view)
     fixes = _fixes(raw, renderer)
@@ -123,7 +123,7 @@ def _finding(raw: Raw, text: str, view: DocView | None, tools: Owners, renderer:
     )
 
 
-def finish(text: str, view: DocView | None, raws: Sequence[Raw], config: CheckConfig, value: Any = None,
+def place_findings(text: str, view: DocView | None, raws: Sequence[Unplaced], config: CheckConfig, value: Any = None,
            tools: Owners | None = None, renderer: Renderer | None = None) -> list[Finding]:
     """Place, attribute (to the nearest enclosing tool), render fixes, configure."""
     if renderer is None and view is not None:
@@ -159,4 +159,4 @@ def in_order(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.span[0], f.span[1], f.code, f.target or ""))
 
 
-__all__ = ["DocView", "Owners", "configure", "finish", "in_order", "syntax_filter"]
+__all__ = ["DocView", "Owners", "configure", "in_order", "place_findings", "syntax_filter"]

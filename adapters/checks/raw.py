@@ -1,4 +1,4 @@
-"""Findings before placement (``Raw``: a pointer, not yet a span) and what a tool's check leaves for the
+"""Findings before placement (``Unplaced``: a pointer, not yet a span) and what a tool's check leaves for the
 file-level checks (``ToolFacts``, ``ToolResult``)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from .edits import FixSpec
 
 
 @dataclass(frozen=True, slots=True)
-class Raw:
+class Unplaced:
     """A finding before placement. ``place``: ``value``, ``key``, or ``missing`` (``pointer`` names the
     absent member; it is shown on its parent's key, or the parent's ``{`` when the parent has none)."""
 
@@ -25,8 +25,8 @@ class Raw:
     data: Mapping[str, Any] = field(default_factory=dict)
     tool: tuple[int, str | None] | None = None  # (index, name) of the tool it concerns
 
-    def rebased(self, base: str, tool: tuple[int, str | None]) -> Raw:
-        return Raw(
+    def rebased(self, base: str, tool: tuple[int, str | None]) -> Unplaced:
+        return Unplaced(
             self.code,
             self.message,
             base + self.pointer,
@@ -52,5 +52,5 @@ class ToolFacts:
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:
-    raws: tuple[Raw, ...]
+    raws: tuple[Unplaced, ...]
     facts: ToolFacts

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..rules.findings import Finding
+from .document_report import FindingBlock, ToolSummary
 from .raw import ToolFacts
-from .report import FindingBlock, ToolSummary
 
 if TYPE_CHECKING:
     from ..document.parsed import ParsedDocument

@@ -32,10 +32,10 @@ from ..rules.codes import (
 )
 from ..rules.findings import Severity
 from ..schema.bounded import PatternTooCostly, pattern_place
-from ..schema.walk import BudgetExceeded, subschemas, types_of
+from ..schema.subschemas import BudgetExceeded, subschemas, types_of
 from ..schema_keywords import JSON_TYPE_NAMES
 from .edits import FixSpec, Op
-from .raw import Raw
+from .raw import Unplaced
 from .tool_context import ToolContext, exists, last_token, parent_pointer, targets_text
 from .validation import Validation
 
@@ -85,7 +85,7 @@ def check_legacy(ctx: ToolContext, ptr: str, params: Any) -> None:
     if required:
         schema["required"] = required
     ctx.add(
-        Raw(
+        Unplaced(
             LEGACY_PARAMETER_MAP,
             "`parameters` is a legacy parameter map, not JSON Schema",
             ptr,
@@ -105,7 +105,7 @@ def check_type_keyword(ctx: ToolContext, ptr: str, schema: dict[str, Any], prope
     if "type" not in schema:
         if property_name is not None and not any(k in schema for k in _TYPE_GIVERS):
             ctx.add(
-                Raw(
+                Unplaced(
                     PROPERTY_TYPE_MISSING,
                     f"parameter `{property_name}` has no `type`",
                     jp.join(ptr, "type"),
@@ -130,7 +130,7 @@ def check_type_keyword(ctx: ToolContext, ptr: str, schema: dict[str, Any], prope
         # A name convert reads as the type it stands for is sent as that type: a warning, not a refusal.
         read = known_type_name(v)
         ctx.add(
-            Raw(
+            Unplaced(
                 PROPERTY_TYPE_INVALID,
                 f"{what} has type {json.dumps(v, ensure_ascii=False)}, which is not a JSON "
                 f"Schema type ({', '.join(JSON_TYPE_NAMES)})"
@@ -150,15 +150,16 @@ def check_schema_tree(ctx: ToolContext, root_ptr: str, root: Any, validation: Va
         for rel, message in validation.meta_errors():
             if _rewritten(root, rel):
                 # an older draft's form convert rewrites as its 2020-12 equivalent (a neutral loss): a warning
-                ctx.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message} (an older draft's form; toolcast "
+                ctx.add(Unplaced(SCHEMA_INVALID, f"invalid JSON Schema: {message} (an older draft's form; toolcast "
                             "convert sends its 2020-12 equivalent; declare the draft with `$schema` or rewrite it)",
                             root_ptr + rel, data={"severity": "warning"}))
             else:
-                ctx.add(Raw(SCHEMA_INVALID, f"invalid JSON Schema: {message}", root_ptr + rel))
+                ctx.add(Unplaced(SCHEMA_INVALID, f"invalid JSON Schema: {message}", root_ptr + rel))
         _mixed_drafts(ctx, root_ptr, root)
     if validation.too_deep:
         ctx.add(
-            Raw(DOCUMENT_TOO_LARGE, "schema nested too deeply to validate against the meta-schema", root_ptr, "key")
+            Unplaced(DOCUMENT_TOO_LARGE, "schema nested too deeply to validate against the meta-schema", root_ptr,
+                     "key")
         )
     return check_nodes(ctx, root_ptr, root, validation, gemini_openapi)
 
@@ -190,13 +191,13 @@ def _mixed_drafts(ctx: ToolContext, root_ptr: str, root: Any) -> None:
         if old is not None:
             for keyword in _NEWER_KEYWORDS:
                 if keyword in node:
-                    ctx.add(Raw(MIXED_DRAFTS, f"`{keyword}` is a 2019-09/2020-12 keyword, but `$schema` declares "
+                    ctx.add(Unplaced(MIXED_DRAFTS, f"`{keyword}` is a 2019-09/2020-12 keyword, but `$schema` declares "
                                 f"{old}: a {old} validator ignores it (declare 2020-12, or use {old}'s form)",
                                 jp.join(ptr, keyword), "key"))
         else:
             for keyword, instead in _OLDER_KEYWORDS:
                 if keyword in node:
-                    ctx.add(Raw(MIXED_DRAFTS, f"`{keyword}` is draft-07's keyword, removed in 2019-09: the schema "
+                    ctx.add(Unplaced(MIXED_DRAFTS, f"`{keyword}` is draft-07's keyword, removed in 2019-09: the schema "
                                 f"is read as 2020-12, which ignores it; toolcast convert sends it as {instead} (write "
                                 "those, or declare draft-07 with `$schema`)", jp.join(ptr, keyword), "key"))
 
@@ -250,7 +251,7 @@ def check_nodes(
             ):
                 ctx.add(empty_object(ptr))
     except BudgetExceeded as exc:
-        ctx.add(Raw(DOCUMENT_TOO_LARGE, f"schema not fully checked: {exc.what}", root_ptr + exc.pointer))
+        ctx.add(Unplaced(DOCUMENT_TOO_LARGE, f"schema not fully checked: {exc.what}", root_ptr + exc.pointer))
     return ParamCounts(optional, unions)
 
 
@@ -279,7 +280,7 @@ def check_required(ctx: ToolContext, ptr: str, node: dict[str, Any]) -> None:
     for i, r in enumerate(req):
         if isinstance(r, str) and r not in props:
             ctx.add(
-                Raw(
+                Unplaced(
                     REQUIRED_UNDEFINED,
                     f"`required` names `{r}`, which is not defined in `properties`",
                     jp.join(ptr, "required", i),
@@ -300,9 +301,9 @@ def check_ref(ctx: ToolContext, ptr: str, ref: str, validation: Validation) -> N
     """TC304 (a remote `$ref`, never fetched) or TC303 (one that does not resolve)."""
     problem = validation.ref_problem(ref)
     if problem == "remote":
-        ctx.add(Raw(REF_REMOTE, f"remote `$ref` {ref!r} is never fetched", jp.join(ptr, "$ref")))
+        ctx.add(Unplaced(REF_REMOTE, f"remote `$ref` {ref!r} is never fetched", jp.join(ptr, "$ref")))
     elif problem:
-        ctx.add(Raw(REF_UNRESOLVABLE, f"`$ref` {ref!r} cannot be resolved: {problem}", jp.join(ptr, "$ref")))
+        ctx.add(Unplaced(REF_UNRESOLVABLE, f"`$ref` {ref!r} cannot be resolved: {problem}", jp.join(ptr, "$ref")))
 
 
 def check_default(ctx: ToolContext, ptr: str, rel: str, default: Any, validation: Validation) -> None:
@@ -319,24 +320,24 @@ def check_default(ctx: ToolContext, ptr: str, rel: str, default: Any, validation
     if err and default is None:
         # pydantic's `x: str = None` idiom: the property is optional and its absence is the default. Every
         # provider takes it as written and the model omits the argument, so this is information, not a warning.
-        ctx.add(Raw(DEFAULT_INVALID, f"`default: null` on a type without null (read as \"may be omitted\"): {err}",
+        ctx.add(Unplaced(DEFAULT_INVALID, f"`default: null` on a type without null (read as \"may be omitted\"): {err}",
                     jp.join(ptr, "default"), data={"severity": Severity.INFO.value}))
     elif err:
-        ctx.add(Raw(DEFAULT_INVALID, f"`default` does not match its schema: {err}", jp.join(ptr, "default")))
+        ctx.add(Unplaced(DEFAULT_INVALID, f"`default` does not match its schema: {err}", jp.join(ptr, "default")))
 
 
-def too_costly(exc: PatternTooCostly, validation: Validation, root_ptr: str, fallback: str, what: str) -> Raw:
+def too_costly(exc: PatternTooCostly, validation: Validation, root_ptr: str, fallback: str, what: str) -> Unplaced:
     """TC309 at the pattern (in the tree at ``root_ptr``), or at the value checked when the pattern is not in
     this tree."""
     at = pattern_place(validation.root, exc)
     shown = exc.pattern if len(exc.pattern) <= 80 else exc.pattern[:77] + "..."
-    return Raw(PATTERN_TOO_COSTLY, f"pattern {shown!r} could not be checked against {what}: {exc.why}",
+    return Unplaced(PATTERN_TOO_COSTLY, f"pattern {shown!r} could not be checked against {what}: {exc.why}",
                root_ptr + at if at is not None else fallback)
 
 
-def array_without_items(ptr: str, targets: Sequence[str]) -> Raw:
+def array_without_items(ptr: str, targets: Sequence[str]) -> Unplaced:
     """TC307, with a fix that adds string ``items``."""
-    return Raw(
+    return Unplaced(
         ARRAY_WITHOUT_ITEMS,
         f"array has no `items` ({targets_text(targets)} require it)",
         jp.join(ptr, "items"),
@@ -346,9 +347,9 @@ def array_without_items(ptr: str, targets: Sequence[str]) -> Raw:
     )
 
 
-def empty_object(ptr: str) -> Raw:
+def empty_object(ptr: str) -> Unplaced:
     """TC308, in Gemini's own words."""
-    return Raw(
+    return Unplaced(
         EMPTY_OBJECT,
         "object schema has no properties (Gemini rejects it: "
         '"properties: should be non-empty for OBJECT type")',
@@ -383,4 +384,4 @@ def check_examples(ctx: ToolContext, validation: Validation) -> None:
             if err:
                 path = validation.last_error_path
                 where = base + path if exists(ctx.value, base + path) else base
-                ctx.add(Raw(EXAMPLE_INVALID, f"example {i} does not match `parameters`: {err}", where))
+                ctx.add(Unplaced(EXAMPLE_INVALID, f"example {i} does not match `parameters`: {err}", where))

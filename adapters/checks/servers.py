@@ -22,7 +22,7 @@ from ..rules.codes import (
 from ..rules.findings import Finding
 from ..rules.registry import RULES
 from .config import CheckConfig
-from .report import DocumentReport
+from .document_report import DocumentReport
 
 #: Rules about the tools of one request: over several servers, judged on all their tools together.
 REQUEST_CODES = frozenset({PROVIDER_TOOL_COUNT, CONSUMER_TOOL_COUNT, TOKEN_BUDGET, TOOL_COUNT_BUDGET,

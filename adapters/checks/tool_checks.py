@@ -15,13 +15,13 @@ from typing import Any
 
 from .. import pointer as jp
 from ..schema.patterns import TOOL_SECONDS, pattern_time
-from .caches import Caches
+from .analyzer import Analyzer
 from .config import CheckConfig
 from .consumer_checks import tool_raws
 from .discovery_checks import check_description_length, check_name_and_description, check_names, check_parameters_root
 from .judged import judged_config
 from .limit_checks import check_openai_limits, strict_for
-from .losses import loss_findings
+from .loss_findings import loss_findings
 from .raw import ToolFacts, ToolResult
 from .schema_checks import ParamCounts, check_examples, check_legacy, check_schema_tree
 from .tool_context import ToolContext
@@ -38,13 +38,13 @@ def check_tool(
     base_dir: str | None = None,
     content: str | None = None,
     *,
-    analyzer: Caches | None = None,
+    analyzer: Analyzer | None = None,
 ) -> ToolResult:
     """All per-tool findings (pointers relative to the tool object), remembered by content in the
     ``analyzer`` (none: a fresh one, nothing reused): ``content`` is the tool's source text when the
     caller has it (cheaper than serialising ``value``)."""
     if analyzer is None:
-        analyzer = Caches()
+        analyzer = Analyzer()
     if content is None:
         try:
             content = json.dumps(value, ensure_ascii=False, allow_nan=True)

@@ -10,7 +10,7 @@ from typing import Any
 from .. import pointer as jp
 from ..providers import DISPLAY_NAMES
 from .config import CheckConfig
-from .raw import Raw
+from .raw import Unplaced
 from .workspace_files import WorkspaceFiles
 
 
@@ -26,11 +26,11 @@ class ToolContext:
     config: CheckConfig
     base_dir: str | None
     files: WorkspaceFiles | None = None
-    raws: list[Raw] = field(default_factory=list)
+    raws: list[Unplaced] = field(default_factory=list)
     #: The configuration as given, when ``config`` is the forms the tool is judged in (``judged.judged_config``).
     asked: CheckConfig | None = None
 
-    def add(self, raw: Raw) -> None:
+    def add(self, raw: Unplaced) -> None:
         if self.config.is_enabled(raw.code):  # a finding the configuration turns off is not kept
             self.raws.append(raw)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..document.reading import read_regular
+from ..document.file_reading import read_regular
 from ..lru import Table
 
 #: Files `$ref`s point at, kept at most.

@@ -519,7 +519,7 @@ class StrictSizes:
 def strict_sizes(schema: Any) -> StrictSizes:
     """The counts of ``schema``: the source's checks (TC601–TC604) and the output's judge (`strict-limits`) both
     count with this. Raises ``checks.schema_walk.BudgetExceeded`` for a schema too large to walk."""
-    from ..schema.walk import subschemas
+    from ..schema.subschemas import subschemas
 
     props = depth = enum_values = string_size = 0
     big_enum: str | None = None
@@ -546,7 +546,7 @@ def strict_sizes(schema: Any) -> StrictSizes:
 
 
 def _limits(schema: Any, bad: Bad) -> Violation | None:
-    from ..schema.walk import BudgetExceeded
+    from ..schema.subschemas import BudgetExceeded
 
     try:
         sizes = strict_sizes(schema)

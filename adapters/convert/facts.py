@@ -16,16 +16,16 @@ from typing import Any
 from .. import pointer as jp
 from ..jsonvalue import copy_json
 from ..losses import Loss
-from ..modes import INTEGER_BOUNDS
+from ..mode_settings import INTEGER_BOUNDS
 from ..schema.dialects import first_refusal
 from ..schema.fast_meta import certainly_valid
 from . import wording
 from .accept import OPENAI_STRICT_SCHEMA
 from .keywords import JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 from .lowered import Lowered
-from .mode import Mode
 from .nodes import kept_ref, no_arguments, with_null
-from .wording import Said
+from .profile_mode import Mode
+from .wording import LossWording
 
 #: Beyond these the scan stops and the schema is never quiet: far below the walker's own limits
 #: (128 levels, 100,000 nodes), so the walker's budget losses cannot be missed.
@@ -296,7 +296,7 @@ class _LossScan:
         self.added: list[str] = []
         self.json_text: list[str] = []
 
-    def loss(self, ptr: str, key: str, value: Any, said: Said, rule: str | None = None) -> None:
+    def loss(self, ptr: str, key: str, value: Any, said: LossWording, rule: str | None = None) -> None:
         self.found.setdefault((ptr, key), Loss(self.target, ptr, key, copy_json(value), *said, rule))
 
     def lowered(self, schema: Any) -> Lowered:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
+from ..canonical import CanonicalTool
 from ..losses import Action, Effect, Loss, is_strict_closure
-from ..model import CanonicalTool
 from ..providers import DISPLAY_NAMES, has_strict, profile
 from ..targets import TargetOptions
 

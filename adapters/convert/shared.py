@@ -22,7 +22,7 @@ from typing import Any
 from ..losses import Loss
 from .facts import SchemaFacts, provider_rules_act, quiet, scan, scanned_lowering
 from .lowered import Lowered
-from .mode import Mode
+from .profile_mode import Mode
 from .walker import lower
 
 #: Stands for the target's name in a shared walk's messages. A schema holding it anywhere (a JSON string

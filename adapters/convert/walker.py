@@ -29,8 +29,8 @@ from ..losses import Action, Effect, Loss
 from ..schema.dialects import first_refusal
 from .keywords import ANNOTATIONS, JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 from .lowered import Lowered
-from .mode import Mode, as_mode
 from .nodes import is_null, kept_ref, no_arguments, with_null
+from .profile_mode import Mode, as_mode
 from .wording import (
     bound_said,
     closed_said,

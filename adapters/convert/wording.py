@@ -8,15 +8,15 @@ from typing import Any
 
 from ..losses import Action, Effect
 from .keywords import ANNOTATIONS
-from .mode import Mode
+from .profile_mode import Mode
 
 #: A loss's action, effect and message (the rest of a ``Loss`` is where it is and what was there).
-Said = tuple[Action, Effect, str]
+LossWording = tuple[Action, Effect, str]
 
 _ENUM_KINDS = {"string": "string", "string_or_number": "string or number", "primitive": "primitive"}
 
 
-def fate_said(key: str, action: str, target: str) -> Said:
+def fate_said(key: str, action: str, target: str) -> LossWording:
     """A keyword the mode folds, drops or refuses by name."""
     if action == "fold":
         return (Action.FOLDED, Effect.NEUTRAL if key in ANNOTATIONS else Effect.WIDENING,
@@ -27,48 +27,48 @@ def fate_said(key: str, action: str, target: str) -> Said:
     return Action.REJECTED, Effect.UNSATISFIABLE, f"{target} rejects `{key}`"
 
 
-def enum_said(mode: Mode, target: str) -> Said:
+def enum_said(mode: Mode, target: str) -> LossWording:
     return (Action.FOLDED, Effect.WIDENING, f"{target} only accepts {_ENUM_KINDS.get(mode.enum, 'any')} enum values; "
             "stated in the description instead")
 
 
-def format_said(fmt: str, target: str) -> Said:
+def format_said(fmt: str, target: str) -> LossWording:
     return (Action.FOLDED, Effect.WIDENING,
             f"format `{fmt}` is not supported by {target}; stated in the description instead")
 
 
-def extra_dropped_said(value: Any, target: str) -> Said:
+def extra_dropped_said(value: Any, target: str) -> LossWording:
     return (Action.DROPPED, Effect.NEUTRAL if value is True else Effect.WIDENING,
             f"`additionalProperties` is not supported by {target}; dropped")
 
 
-def map_closed_said(target: str) -> Said:
+def map_closed_said(target: str) -> LossWording:
     return (Action.LOWERED, Effect.NARROWING,
             f"{target} strict mode needs closed objects: extra keys (a map) can no longer be sent")
 
 
-def closed_said(target: str) -> Said:
+def closed_said(target: str) -> LossWording:
     return (Action.LOWERED, Effect.NARROWING,
             f"{target} strict mode needs closed objects: keys not listed in `properties` can no longer be sent")
 
 
-def required_said(name: str, already: bool, target: str) -> Said:
+def required_said(name: str, already: bool, target: str) -> LossWording:
     return (Action.LOWERED, Effect.NEUTRAL, f"optional `{name}` is required and nullable for {target} strict mode: "
             + ("null now also stands for \"absent\"" if already
                else "send null for \"absent\" (mapped back by toolcast)"))
 
 
-def type_list_said(target: str) -> Said:
+def type_list_said(target: str) -> LossWording:
     return Action.LOWERED, Effect.NEUTRAL, f"type list becomes `type` + `nullable` for {target}"
 
 
-def json_text_said(target: str) -> Said:
+def json_text_said(target: str) -> LossWording:
     return (Action.LOWERED, Effect.WIDENING,
             f"{target} cannot declare an object without properties: asked for as a JSON string (parsed back by "
             "toolcast; text that is not a JSON object is no longer refused by the schema)")
 
 
-def pattern_said(engine: str, error: str, target: str) -> Said:
+def pattern_said(engine: str, error: str, target: str) -> LossWording:
     """A ``pattern`` the target's regular-expression engine does not compile (``schema.dialects``)."""
     from ..schema.dialects import engine_label
 
@@ -76,21 +76,21 @@ def pattern_said(engine: str, error: str, target: str) -> Said:
             f"this one ({error}); stated in the description instead")
 
 
-def member_said(value: Any, why: str, target: str) -> Said:
+def member_said(value: Any, why: str, target: str) -> LossWording:
     return (Action.DROPPED, Effect.NARROWING,
             f"{target} rejects {json.dumps(value)} in an `enum` ({why}); left out, so it can no longer be sent")
 
 
-def members_said(target: str) -> Said:
+def members_said(target: str) -> LossWording:
     return (Action.REJECTED, Effect.UNSATISFIABLE,
             f"every member of this `enum` is a value {target} rejects: nothing is left to send")
 
 
-def bound_said(key: str, value: int, why: str, target: str) -> Said:
+def bound_said(key: str, value: int, why: str, target: str) -> LossWording:
     return (Action.DROPPED, Effect.WIDENING,
             f"`{key}: {value}` is beyond the integers {target} takes ({why}); dropped")
 
 
-def emptied_branch_said(target: str) -> Said:
+def emptied_branch_said(target: str) -> LossWording:
     return (Action.DROPPED, Effect.NARROWING,
             f"this branch only allows `enum` values {target} rejects: left out, the other branches kept")

@@ -11,12 +11,7 @@ from ..lazy import exports
 
 if TYPE_CHECKING:
     from .dialect import is_jsonc
-    from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT, numbers_out_of_range, out_of_range
-    from .line_index import Encoding, LineIndex
-    from .memory import DocumentMemory
-    from .parsed import Location, ParsedDocument, parse, remember, reparse
-    from .parser import DuplicateKey, Node, Property, SyntaxIssue
-    from .reading import (
+    from .file_reading import (
         FileTooLarge,
         NotRegularFile,
         UnreadableFile,
@@ -25,15 +20,20 @@ if TYPE_CHECKING:
         read_text,
         special_file,
     )
+    from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT, numbers_out_of_range, out_of_range
+    from .line_index import Encoding, LineIndex
+    from .parsed import Location, ParsedDocument, parse, remember, reparse
+    from .parser import DuplicateKey, Node, Property, SyntaxIssue
+    from .recent import DocumentMemory
 
 _WHERE = {
     "is_jsonc": "dialect",
-    "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "memory",
+    "Encoding": "line_index", "LineIndex": "line_index", "DocumentMemory": "recent",
     "Location": "parsed", "ParsedDocument": "parsed", "parse": "parsed", "remember": "parsed", "reparse": "parsed",
     "MAX_DEPTH": "limits", "DuplicateKey": "parser", "Node": "parser", "Property": "parser", "SyntaxIssue": "parser",
     "MAX_FILE_BYTES": "limits", "MAX_TEXT": "limits", "numbers_out_of_range": "limits", "out_of_range": "limits",
     **dict.fromkeys(("FileTooLarge", "NotRegularFile", "UnreadableFile", "check_regular",
-                     "read_regular", "read_text", "special_file"), "reading"),
+                     "read_regular", "read_text", "special_file"), "file_reading"),
 }
 
 __all__ = [

@@ -21,8 +21,8 @@ from functools import cached_property
 from typing import Any, Literal
 
 from ..pointer import escape
-from .memory import DocumentMemory
 from .parser import CLOSE, DuplicateKey, Node, Property, RawDuplicate, SyntaxIssue, parse_tree, parse_value_at
+from .recent import DocumentMemory
 
 Part = Literal["value", "key", "property"]
 

@@ -9,9 +9,9 @@ from functools import cached_property
 from typing import Any
 
 from .. import pointer as jp
+from ..canonical import ANTHROPIC_ONLY, CANONICAL_KEYS, EMPTY_PARAMETERS, EXTENSION_KEY, UNKNOWN_KEY, CanonicalTool
 from ..errors import ConversionError
 from ..jsonvalue import copy_json
-from ..model import ANTHROPIC_ONLY, CANONICAL_KEYS, EMPTY_PARAMETERS, EXTENSION_KEY, UNKNOWN_KEY, CanonicalTool
 from ..targets import SHAPES
 from .gemini_schema import from_gemini_schema
 from .shapes import FIELDS, detect_shape, is_name_only

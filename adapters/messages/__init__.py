@@ -2,9 +2,7 @@
 parsed from each provider's wire JSON, tool calls mapped back to the canonical tools."""
 
 from .arguments import argument_errors, to_canonical_call
-from .history import HistoryProblem, history_problems
-from .mapping import CallProblem, ToolSet, map_calls, tool_set
-from .model import (
+from .conversation import (
     THINKING_LEVELS,
     Block,
     Choice,
@@ -23,6 +21,8 @@ from .model import (
     request_to_json,
     response_to_json,
 )
+from .history import HistoryProblem, history_problems
+from .mapping import CallProblem, ToolSet, map_calls, tool_set
 from .read_requests import request_from_wire
 from .requests import REQUEST_TARGETS, ContentLoss, WireRequest, to_wire
 from .responses import RESPONSE_SOURCES, from_wire, stable_call_id

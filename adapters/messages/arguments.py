@@ -10,11 +10,11 @@ from dataclasses import replace
 from typing import Any
 
 from .. import pointer as jp
+from ..canonical import CanonicalTool
 from ..convert import Conversion
 from ..losses import Action
-from ..model import CanonicalTool
 from ..schema.bounded import instance_problems
-from .model import ToolCall
+from .conversation import ToolCall
 
 
 def to_canonical_call(call: ToolCall, tools: tuple[CanonicalTool, ...],

@@ -10,7 +10,7 @@ from ..rules.codes import (
     REQUEST_GEMINI_THOUGHT_SIGNATURE,
     REQUEST_TOOL_RESULT_ORDER,
 )
-from .model import Message, Request, Text, Thinking, ToolCall, ToolResult
+from .conversation import Message, Request, Text, Thinking, ToolCall, ToolResult
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..canonical import CanonicalTool
 from ..convert import Conversion, convert
 from ..errors import ToolcastError
 from ..loading import iter_tool_objects, load_tools, to_canonical
-from ..model import CanonicalTool
 from .arguments import argument_errors, to_canonical_call
-from .model import Block, Choice, Response, ToolCall
+from .conversation import Block, Choice, Response, ToolCall
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .model import Media, MediaKind
+from .conversation import Media, MediaKind
 
 Lose = Callable[[str, str, str], None]
 _ANTHROPIC_IMAGES = ("image/jpeg", "image/png", "image/gif", "image/webp")

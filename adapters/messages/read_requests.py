@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..canonical import CanonicalTool
 from ..loading import load_tools
-from ..model import CanonicalTool
 from . import media as md
-from .model import (
+from .conversation import (
     THINKING_LEVELS,
     Block,
     Media,
@@ -23,7 +23,7 @@ from .model import (
     ToolCall,
     ToolResult,
 )
-from .reading import WireReader
+from .provider_json import WireReader
 from .responses import stable_call_id
 from .thinking import budget_tokens, model_entry, openai_effort
 

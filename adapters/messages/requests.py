@@ -14,7 +14,7 @@ from typing import Any
 from ..convert import Conversion, convert
 from ..errors import ToolcastError
 from . import media as md
-from .model import Media, Message, Request, Text, Thinking, ToolCall, ToolResult, is_base64
+from .conversation import Media, Message, Request, Text, Thinking, ToolCall, ToolResult, is_base64
 from .thinking import (
     DEFAULT_MODELS,
     anthropic_budget,

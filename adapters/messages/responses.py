@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any, cast
 
-from .model import (
+from .conversation import (
     Block,
     Choice,
     FinishReason,
@@ -24,7 +24,7 @@ from .model import (
     ToolCall,
     Usage,
 )
-from .reading import WireReader
+from .provider_json import WireReader
 
 RESPONSE_SOURCES = ("anthropic", "openai", "openai-responses", "gemini", "mistral")
 SOURCE_LABELS = {"anthropic": "Anthropic", "openai": "OpenAI Chat Completions", "openai-responses": "OpenAI Responses",

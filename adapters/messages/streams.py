@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .model import MessageFormatError, Response
+from .conversation import MessageFormatError, Response
 from .responses import RESPONSE_SOURCES, SOURCE_LABELS, CallIds, from_wire
 
 

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import ToolcastError
-from .model import ThinkingLevel
+from .conversation import ThinkingLevel
 
 
 @cache

@@ -19,8 +19,8 @@ from types import MappingProxyType
 
 from ..document.limits import MAX_DEPTH as DOCUMENT_DEPTH
 from ..document.limits import MAX_FILE_BYTES, MAX_TEXT
-from ..schema.walk import MAX_DEPTH as SCHEMA_DEPTH
-from ..schema.walk import MAX_NODES as SCHEMA_NODES
+from ..schema.subschemas import MAX_DEPTH as SCHEMA_DEPTH
+from ..schema.subschemas import MAX_NODES as SCHEMA_NODES
 from .findings import Severity
 from .quoted import (
     anthropic_strict,

@@ -24,7 +24,7 @@ from referencing.jsonschema import DRAFT202012
 
 from .. import pointer as jp
 from .patterns import TOOL_SECONDS, PatternTooCostly, pattern_time, search
-from .walk import BudgetExceeded, subschemas
+from .subschemas import BudgetExceeded, subschemas
 
 __all__ = ["BoundedValidator", "PatternTooCostly", "instance_problems", "located", "pattern_place"]
 

@@ -295,7 +295,7 @@ def _lift_trailing_for(args: argparse.Namespace) -> None:
 
 def run_server(args: argparse.Namespace) -> int:
     """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
-    from toolcast.adapters.checks import Analyzer, located_config, located_in
+    from toolcast.adapters.checks import Analyzer, check_document, located_config, located_in
 
     from .mcp_common import fetch_document, live_location
 
@@ -312,7 +312,7 @@ def run_server(args: argparse.Namespace) -> int:
         cfg = cfg.for_seed_registry()
     located = located_config(problems)
     analyzer = Analyzer()  # this run's: one document
-    report = analyzer.check_document(live.text, config=cfg)
+    report = check_document(live.text, config=cfg, analyzer=analyzer)
     for item in located_in(live.shown, live.text, report.findings):
         where, _inner = live_location(live, item.finding.pointer)
         located.append(replace(item, where=where, line_text=""))

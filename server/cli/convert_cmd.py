@@ -219,7 +219,7 @@ def _emit_text(args: argparse.Namespace, loaded: list[LoadedTool], converted: _C
 def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOptions, live: Any) -> bool:
     """``--model`` and ``--for``: the model's and the consumer's rules (TC9xx, and TC511 for their regular-expression
     engines) for the target, each on stderr; False (nothing written) when one says they reject the tools."""
-    from toolcast.adapters.checks import RULES, Analyzer, CheckConfig, Severity
+    from toolcast.adapters.checks import RULES, CheckConfig, Severity, check_document
 
     pattern_dialect = next(code for code, rule in RULES.items() if rule.name == "pattern-dialect")
 
@@ -228,7 +228,7 @@ def _model_rules_pass(args: argparse.Namespace, text: str, options: TargetOption
     # The consumers' findings only: the other checks are `check`'s (a provider's own TC511 is a loss above).
     config = CheckConfig(targets=(args.to,), models=models, consumers=consumers, target_options={args.to: options},
                          select=("TC9", pattern_dialect))
-    report = Analyzer().check_document(text, config=config)
+    report = check_document(text, config=config)
     index = LineIndex(text)
     errors = 0
     for f in report.findings:

@@ -1,7 +1,7 @@
 """``toolcast check --mcp-config FILE``: every server a host's MCP configuration file would load, started
 (or connected to) as ``check --mcp`` / ``--mcp-url`` do, and checked as the one request the host sends.
 
-The file (read bounded, as every file toolcast reads: ``adapters/document/reading.py``) is read by
+The file (read bounded, as every file toolcast reads: ``adapters/document/file_reading.py``) is read by
 ``adapters/host_config.py``; its kind (VS Code, Claude Code, Cursor, Gemini CLI, Claude Desktop) selects the
 host whose rules apply unless ``--for`` names others. Each server's tools are checked with its name as the
 host knows it (the prefix of host-prefixed names), located as ``mcp:<server>/<tool>#<pointer>``; the tool
@@ -173,13 +173,14 @@ def _fetch_one(entry: Any, timeout: float | None) -> Any:
 
 def _check_server(analyzer: Any, entry: Any, found: Any, cfg: Any) -> _Checked:
     """The server's tools the host keeps, checked with the entry's name as the server name."""
+    from toolcast.adapters.checks import check_document
     from toolcast.server.mcp_source import label, render_document, tools_document
 
     kept = [t for t in found.tools if entry.keeps(str(t.get("name", "")))]
     document = tools_document(kept)
     text = render_document(document)
     config = replace(cfg, server_name=entry.name)
-    report = analyzer.check_document(text, config=config)
+    report = check_document(text, config=config, analyzer=analyzer)
     return _Checked(entry.name, f"mcp:{label(entry.name)}", tuple(document["tools"]), text, report, config)
 
 
@@ -191,10 +192,11 @@ def _request_codes() -> frozenset[str]:
 
 def _request(analyzer: Any, checked: list[_Checked], cfg: Any) -> tuple[str, Any]:
     """The tools of every server, in the file's order, as the one request the host sends; its report."""
+    from toolcast.adapters.checks import check_document
     from toolcast.server.mcp_source import render_document
 
     text = render_document({"tools": [t for c in checked for t in c.tools]})
-    return text, analyzer.check_document(text, config=cfg)
+    return text, check_document(text, config=cfg, analyzer=analyzer)
 
 
 def _request_findings(analyzer: Any, checked: list[_Checked], report: Any) -> list[list[Any]]:

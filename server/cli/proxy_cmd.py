@@ -142,7 +142,7 @@ def _dry_run(source: Any, settings: Any, timeout: float, fmt: str) -> int:
     if fmt == "json":
         print(json.dumps({**plan.summary(), "tools": plan.tools()}, indent=2, ensure_ascii=False))
         return 0
-    from toolcast.server.proxy.report import Reporter
+    from toolcast.server.proxy.change_log import Reporter
 
     Reporter(stream=sys.stdout).plan(plan, found.name, len(found.tools), _who(settings))
     return 0
@@ -167,9 +167,9 @@ def _serve(source: Any, settings: Any, timeout: float, log: IO[str] | None, list
     from toolcast.server.mcp_source import failure_text
     from toolcast.server.proxy.bridge import ProxyError
     from toolcast.server.proxy.bridge import run as run_proxy
+    from toolcast.server.proxy.change_log import Reporter
     from toolcast.server.proxy.host_pipes import host_streams
-    from toolcast.server.proxy.report import Reporter
-    from toolcast.server.proxy.stderr_tail import StderrTail
+    from toolcast.server.proxy.stderr_relay import StderrTail
 
     reporter = Reporter(log)
     tail = None if source.url else StderrTail()

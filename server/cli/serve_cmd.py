@@ -22,8 +22,8 @@ def run(args: argparse.Namespace) -> int:
         logging.basicConfig(filename=args.log_file, level=logging.INFO)
     else:
         logging.basicConfig(level=logging.WARNING)  # stderr: the editor's log of this server
+    from toolcast.server.lsp.allocator import keep_large_blocks
     from toolcast.server.lsp.app import server  # pygls only when serving
-    from toolcast.server.lsp.memory import keep_large_blocks
 
     keep_large_blocks()
 

@@ -144,7 +144,7 @@ def diagnostics_json(uri: str, index: LineIndex, report: DocumentReport, extra: 
     """The JSON array of the document's diagnostics: the findings outside tools (syntax, file-level,
     across files; few), then the cached fragments of the tools. ``limit`` (0: none) bounds what an
     editor is sent for a file of thousands of tools; one notice says how many were left out."""
-    loose = (*report.loose, *extra)
+    loose = (*report.outside_tools, *extra)
     parts = [_dumps(diagnostic(uri, index, f, enc, locate)) for f in loose]
     budget = max(limit - len(loose), 1) if limit else 0
     fragments, shown, total = cache.fragments(uri, index, report.blocks, enc, locate, budget)

@@ -16,8 +16,8 @@ from pygls.lsp.server import LanguageServer
 from toolcast.adapters.checks import Analyzer  # light: no checks, no parser until first use
 
 from .. import __version__
+from .allocator import release_free_memory
 from .diagnostics import RawJson
-from .memory import release_free_memory
 from .protocol import ToolcastProtocol, run_io
 from .session import ClientSession
 

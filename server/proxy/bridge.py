@@ -29,8 +29,8 @@ from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.proxy_plan import Plan, ProxySettings, lower_tools
 from toolcast.server.mcp_source import McpSource, McpSourceError, list_all_tools
 
-from .report import Reporter
-from .stderr_tail import StderrTail
+from .change_log import Reporter
+from .stderr_relay import StderrTail
 
 #: JSON-RPC's "internal error": what the host gets when the server cannot be asked.
 _INTERNAL = -32603

@@ -201,7 +201,7 @@ def test_the_language_server_answers_beside_a_hostile_file_and_shuts_down(tmp_pa
 
 _PROXY = """
 import json, sys
-from toolcast.adapters.model import CanonicalTool
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.proxy_plan import validate_arguments
 tool = CanonicalTool("probe", "d", json.loads(sys.argv[1]))
 print(json.dumps(validate_arguments(tool, json.loads(sys.argv[2]))))

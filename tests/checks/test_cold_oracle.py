@@ -70,22 +70,21 @@ def test_a_fresh_process_agrees_with_a_fresh_analyzer() -> None:
 def test_a_check_pauses_the_cycle_collector_and_restores_it() -> None:
     import gc
 
-    from toolcast.adapters.checks import Analyzer
 
     tools = ",".join(f'{{"name": "t{i}", "description": "d", "parameters": {{"type": "object", "properties": '
                      f'{{"a": {{"type": "string"}}}}}}}}' for i in range(300))
-    Analyzer().check_document("[]")  # the checks imported
+    check_document("[]")  # the checks imported
     assert gc.isenabled()
     gc.collect()
     before = gc.get_stats()[0]["collections"]
-    Analyzer().check_document(f"[{tools}]")  # tens of thousands of allocations: passes would run
+    check_document(f"[{tools}]")  # tens of thousands of allocations: passes would run
     # Unpaused, this check runs about ten passes; paused, at most the one that the allocations made meanwhile
     # start as soon as the collector is back.
     assert gc.get_stats()[0]["collections"] - before <= 1
     assert gc.isenabled()
     gc.disable()
     try:
-        Analyzer().check_document(f"[{tools}]")
+        check_document(f"[{tools}]")
         assert not gc.isenabled()  # a caller's choice stays
     finally:
         gc.enable()
@@ -101,8 +100,8 @@ def test_background_slices_pause_the_cycle_collector_too() -> None:
     tools = ",".join(f'{{"name": "t{i}", "description": "d", "parameters": {{"type": "object", "properties": '
                      f'{{"a": {{"type": "string"}}}}}}}}' for i in range(300))
     analyzer = Analyzer()
-    analyzer.check_document("[]")
-    report = analyzer.check_document(f"[{tools}]", budget=0.0)
+    check_document("[]", analyzer=analyzer)
+    report = check_document(f"[{tools}]", budget=0.0, analyzer=analyzer)
     assert report.pending == 300 and report.resume is not None and gc.isenabled()
     gc.collect()
     before = gc.get_stats()[0]["collections"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pydantic
-from toolcast.adapters.checks import Analyzer, CheckConfig
+from toolcast.adapters.checks import CheckConfig, check_document
 from toolcast.adapters.rules.codes import (
     CONSUMER_ARRAY_ITEMS,
     CONSUMER_META_SCHEMA,
@@ -30,7 +30,7 @@ def _check(doc: Any, **settings: Any) -> list[Finding]:
     text = doc if isinstance(doc, str) else json.dumps(doc, indent=2)
     if "targets" in settings:
         settings["targets_named"] = True
-    return list(Analyzer().check_document(text, config=replace(CheckConfig(), **settings)).findings)
+    return list(check_document(text, config=replace(CheckConfig(), **settings)).findings)
 
 
 def _codes(findings: list[Finding], prefix: str = "TC9") -> list[str]:

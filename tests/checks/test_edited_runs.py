@@ -11,7 +11,7 @@ import pytest
 from cold_oracle import cold_report
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolcast.adapters.checks import Analyzer, CheckConfig, DocumentReport
+from toolcast.adapters.checks import Analyzer, CheckConfig, DocumentReport, check_document
 
 CONFIG = CheckConfig(targets=("openai", "anthropic", "gemini", "mcp"))
 
@@ -56,13 +56,13 @@ def _view(report: DocumentReport) -> tuple[Any, ...]:
 def test_edits_inside_tools_equal_a_cold_check(layout: str, data: st.DataObject) -> None:
     analyzer = Analyzer()
     doc = analyzer.parse(LAYOUTS[layout])
-    analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     for _ in range(data.draw(st.integers(1, 6))):
         text = doc.text
         at = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(at, min(len(text), at + 6)))
         doc = analyzer.reparse(doc, at, end, data.draw(st.sampled_from(EDIT_TEXTS)))
-        warm = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+        warm = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
         assert _view(warm) == _view(cold_report(doc.text, CONFIG))
 
 
@@ -71,7 +71,7 @@ def test_an_edit_in_one_tool_reuses_the_rest(layout: str, runs: list[int]) -> No
     analyzer = Analyzer()
     text = LAYOUTS[layout]
     doc = analyzer.parse(text)
-    analyzer.check_document(text, config=CONFIG, parsed=doc)
+    check_document(text, config=CONFIG, parsed=doc, analyzer=analyzer)
     edits = 0
     for needle in ('"d"', '"date"', '"STRING"'):  # a description, a format, a Gemini type: inside tools
         at = doc.text.find(needle, len(doc.text) // 3)
@@ -80,7 +80,7 @@ def test_an_edit_in_one_tool_reuses_the_rest(layout: str, runs: list[int]) -> No
         for insert in ("Q", "QQ", ""):  # grow, grow again, then shrink back: tools after it move both ways
             doc = analyzer.reparse(doc, at + 1, at + 1 + (2 if insert == "" else 0), insert)
             runs.clear()
-            warm = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+            warm = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
             edits += 1
             assert analyzer.edited_runs == edits
             assert len(runs) <= 1  # the edited tool at most (a known text is found by content)
@@ -90,10 +90,10 @@ def test_an_edit_in_one_tool_reuses_the_rest(layout: str, runs: list[int]) -> No
 def test_an_edit_that_changes_the_files_layout_is_a_full_run() -> None:
     analyzer = Analyzer()
     doc = analyzer.parse(LAYOUTS["list"])
-    analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     at = doc.text.index('"name"') - 1  # inside the first tool: it becomes a Gemini wrapper
     doc = analyzer.reparse(doc, at, at, '"functionDeclarations": [{"name": "g"}], ')
-    warm = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    warm = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     assert analyzer.edited_runs == 0
     assert _view(warm) == _view(cold_report(doc.text, CONFIG))
     assert any(t.pointer == "/0/functionDeclarations/0" for t in warm.tools)
@@ -102,11 +102,11 @@ def test_an_edit_that_changes_the_files_layout_is_a_full_run() -> None:
 def test_a_run_with_another_configuration_does_not_reuse_the_last() -> None:
     analyzer = Analyzer()
     doc = analyzer.parse(LAYOUTS["list"])
-    analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     at = doc.text.index('"d"') + 1
     doc = analyzer.reparse(doc, at, at, "Q")
     other = CheckConfig(targets=("gemini",))
-    warm = analyzer.check_document(doc.text, config=other, parsed=doc)
+    warm = check_document(doc.text, config=other, parsed=doc, analyzer=analyzer)
     assert analyzer.edited_runs == 0
     assert _view(warm) == _view(cold_report(doc.text, other))
 
@@ -120,11 +120,11 @@ def test_a_request_file_is_checked_again_around_its_tools() -> None:
         "tools": [_tool(i) for i in range(1, 9)]}
     analyzer = Analyzer()
     doc = analyzer.parse(json.dumps(request, indent=2))
-    first = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    first = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     assert first.is_request
     at = doc.text.index('"tool_1"', doc.text.index('"tools"')) + 1
     doc = analyzer.reparse(doc, at, at, "renamed_")
-    warm = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    warm = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     assert analyzer.edited_runs == 1
     assert _view(warm) == _view(cold_report(doc.text, CONFIG))
     assert {f.code for f in warm.findings} != {f.code for f in first.findings}
@@ -135,13 +135,13 @@ def test_an_edit_checked_under_a_spent_budget_leaves_the_edited_tool_pending() -
     tool is pending, the others are still the last run's, and the next call finishes the work."""
     analyzer = Analyzer()
     doc = analyzer.parse(LAYOUTS["list"])
-    analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     at = doc.text.index('"Tool 0"') + 2
     doc = analyzer.reparse(doc, at, at, "Q")
-    partial = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    partial = check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0, analyzer=analyzer)
     assert analyzer.edited_runs == 1 and partial.pending == 1
     assert partial.resume is not None and partial.resume(60.0) == 0
-    complete = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    complete = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     assert complete.pending == 0
     assert _view(complete) == _view(cold_report(doc.text, CONFIG))
 
@@ -170,10 +170,10 @@ def test_a_collision_with_a_pending_tool_shows_once_both_are_checked() -> None:
              {"name": "tool_0", "description": "b", "parameters": {"type": "object", "properties": {}}}]
     text = json.dumps(tools, indent=2)
     analyzer = Analyzer()
-    partial = analyzer.check_document(text, config=CONFIG, budget=0.0)
+    partial = check_document(text, config=CONFIG, budget=0.0, analyzer=analyzer)
     assert partial.pending == 2 and "TC205" not in {f.code for f in partial.findings}
     assert partial.resume is not None and partial.resume(60.0) == 0
-    complete = analyzer.check_document(text, config=CONFIG)
+    complete = check_document(text, config=CONFIG, analyzer=analyzer)
     assert complete.pending == 0 and "TC205" in {f.code for f in complete.loose}
     assert _view(complete) == _view(cold_report(text, CONFIG))
 
@@ -185,7 +185,7 @@ def test_edits_while_the_first_check_is_pending_equal_a_cold_check(layout: str, 
     over to the next run (moved), and those checked in between are found by content."""
     analyzer = Analyzer()
     doc = analyzer.parse(LAYOUTS[layout])
-    report = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    report = check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0, analyzer=analyzer)
     assert report.pending == len(report.tools) > 0
     for _ in range(data.draw(st.integers(1, 6))):
         # Drawn whether or not tools are still waiting (how many a timed slice checks depends on the
@@ -197,12 +197,12 @@ def test_edits_while_the_first_check_is_pending_equal_a_cold_check(layout: str, 
         at = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(at, min(len(text), at + 6)))
         doc = analyzer.reparse(doc, at, end, data.draw(st.sampled_from(EDIT_TEXTS)))
-        report = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+        report = check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0, analyzer=analyzer)
         if report.pending:
             _check_partial(report, doc.text)
     if report.resume is not None:
         assert report.resume(60.0) == 0
-    complete = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    complete = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     assert _view(complete) == _view(cold_report(doc.text, CONFIG))
 
 
@@ -213,7 +213,7 @@ def test_an_edit_while_tools_are_pending_reuses_the_last_run(layout: str, runs: 
     background slice since then are placed where they are now."""
     analyzer = Analyzer()
     doc = analyzer.parse(LAYOUTS[layout])
-    first = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    first = check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0, analyzer=analyzer)
     total = first.pending
     assert first.resume is not None
     while first.resume(0.0005) > total // 2:  # about half of them checked in the background
@@ -221,18 +221,18 @@ def test_an_edit_while_tools_are_pending_reuses_the_last_run(layout: str, runs: 
     at = doc.text.find('"d"' if layout != "gemini" else '"STRING"') + 1  # inside the first tools: the others move
     doc = analyzer.reparse(doc, at, at, "QQ")
     runs.clear()
-    partial = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    partial = check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0, analyzer=analyzer)
     assert analyzer.edited_runs == 1 and runs == []
     assert 0 < partial.pending <= total // 2 + 1
     _check_partial(partial, doc.text)
     assert len({f.tool_index for f in _placed_in_blocks(partial)}) >= total - partial.pending - 1
     doc = analyzer.reparse(doc, at, at + 2, "")  # and back: still pending ones move back too
-    again = analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0)
+    again = check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0, analyzer=analyzer)
     assert analyzer.edited_runs == 2 and 0 < again.pending <= partial.pending  # the edited tool may be known
     _check_partial(again, doc.text)
     # Without a budget the waiting tools are checked in the same call: the report is complete.
     doc = analyzer.reparse(doc, at, at, "Q")
-    complete = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    complete = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     assert analyzer.edited_runs == 3 and complete.pending == 0
     assert _view(complete) == _view(cold_report(doc.text, CONFIG))
 
@@ -242,16 +242,17 @@ def test_a_waiting_tool_checked_after_an_edit_elsewhere_is_checked_by_its_own_te
     new text's, not those remembered for an earlier text at the same place."""
     analyzer = Analyzer()
     doc = analyzer.parse(LAYOUTS["list"])
-    assert analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0).pending == 24
+    assert check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0, analyzer=analyzer).pending == 24
     first_d = doc.text.index('"Tool 0"') + 2
     doc = analyzer.reparse(doc, first_d, first_d, "Q")  # an edit in tool 0: tool 3 is checked as it waits
-    before = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    before = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     assert before.pending == 0 and any(f.code == "TC110" and f.tool_index == 3 for f in before.findings)
     int_at = doc.text.index('"int"', doc.text.index('"tool_3"'))
     doc = analyzer.reparse(doc, int_at + 4, int_at + 4, "eger")  # tool 3's `int` becomes `integer`...
-    assert analyzer.check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0).pending == 1  # ...and waits
+    # ...and waits
+    assert check_document(doc.text, config=CONFIG, parsed=doc, budget=0.0, analyzer=analyzer).pending == 1
     doc = analyzer.reparse(doc, first_d, first_d, "Q")  # another edit in tool 0, checked without a budget
-    after = analyzer.check_document(doc.text, config=CONFIG, parsed=doc)
+    after = check_document(doc.text, config=CONFIG, parsed=doc, analyzer=analyzer)
     assert analyzer.edited_runs == 3 and after.pending == 0
     assert not any(f.code == "TC110" and f.tool_index == 3 for f in after.findings)
     assert _view(after) == _view(cold_report(doc.text, CONFIG))

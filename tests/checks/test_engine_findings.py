@@ -252,7 +252,7 @@ def test_a_request_summary_says_it_is_a_request() -> None:
                "tools": [{"type": "function", "function": {"name": "f", "parameters": EMPTY}}]}
     report = summarize_document(json.dumps(request))
     assert report.is_request and [t.name for t in report.tools] == ["f"]
-    checked = Analyzer().check_document(json.dumps(request))
+    checked = check_document(json.dumps(request))
     assert checked.is_request and checked.is_tool_file
 
 
@@ -314,10 +314,10 @@ def test_a_parse_of_the_other_dialect_is_not_reused() -> None:
     text = '{"name": "a", /* c */ "parameters": {"type": "object", "properties": {}}}'
     analyzer = Analyzer()
     strict = analyzer.parse(text)  # JSON: the comment is an error
-    report = analyzer.check_document(text, path="a.tool.jsonc", parsed=strict)
+    report = check_document(text, path="a.tool.jsonc", parsed=strict, analyzer=analyzer)
     assert [f.code for f in report.findings if f.code == "TC001"] == []
     loose = analyzer.parse(text, jsonc=True)
-    report = analyzer.check_document(text, path="a.tool.json", parsed=loose)
+    report = check_document(text, path="a.tool.json", parsed=loose, analyzer=analyzer)
     assert [f.code for f in report.findings if f.code == "TC001"] == ["TC001"]
 
 
@@ -355,7 +355,7 @@ def test_tools_left_pending_by_a_spent_budget_are_listed_with_their_names() -> N
              {"name": "g", "description": "d", "input_schema": EMPTY}]
     text = json.dumps(tools)
     analyzer = Analyzer()
-    partial = analyzer.check_document(text, budget=0.0)
+    partial = check_document(text, budget=0.0, analyzer=analyzer)
     assert partial.pending == 3 and partial.blocks == ()
     assert partial.tools == (
         ToolSummary(0, "f", "/0", span_of(text, json.dumps(tools[0])), span_of(text, '"f"'), "openai"),
@@ -364,8 +364,8 @@ def test_tools_left_pending_by_a_spent_budget_are_listed_with_their_names() -> N
     )
     assert partial.resume is not None and partial.resume(60.0) == 0
     # What `resume` checked is found again: no budget is needed any more.
-    done = analyzer.check_document(text, budget=0.0)
-    cold = Analyzer().check_document(text)
+    done = check_document(text, budget=0.0, analyzer=analyzer)
+    cold = check_document(text)
     assert (done.pending, done.resume, done.findings, done.tools, done.blocks) == (
         0, None, cold.findings, cold.tools, cold.blocks)
     assert done.findings  # the comparison is not between two empty reports
@@ -373,15 +373,15 @@ def test_tools_left_pending_by_a_spent_budget_are_listed_with_their_names() -> N
 
 def test_a_budget_that_is_not_spent_leaves_nothing_pending() -> None:
     text = json.dumps([{"name": f"t{i}", "description": "d", "parameters": EMPTY} for i in range(5)])
-    report = Analyzer().check_document(text, budget=60.0)
-    cold = Analyzer().check_document(text)
+    report = check_document(text, budget=60.0)
+    cold = check_document(text)
     assert (report.pending, report.resume, report.findings, report.tools) == (0, None, cold.findings, cold.tools)
 
 
 def test_resume_checks_the_pending_tools_in_order_within_its_budget() -> None:
     text = json.dumps([{"name": f"t{i}", "description": "d", "parameters": EMPTY} for i in range(4)])
     analyzer = Analyzer()
-    partial = analyzer.check_document(text, budget=0.0)
+    partial = check_document(text, budget=0.0, analyzer=analyzer)
     assert partial.pending == 4 and partial.resume is not None
     assert partial.resume(-1.0) == 4  # a spent budget checks nothing
     assert partial.resume(60.0) == 0
@@ -429,15 +429,15 @@ def test_an_edit_of_another_document_does_not_reuse_the_last_run_of_the_file() -
 
     analyzer = Analyzer()
     first = tools(["a", "b b", "c"])
-    analyzer.check_document(first, parsed=analyzer.parse(first))
+    check_document(first, parsed=analyzer.parse(first), analyzer=analyzer)
     other = analyzer.parse(tools(["a", "b", "c.c"]))  # never checked: not the file's last run
     assert other.value is not None  # its value built, so that the re-parse patches it
     at = other.text.index('"d"') + 1
     edited = analyzer.reparse(other, at, at, "Q")  # inside the first tool
     assert edited.value_patched and edited.changed_pointer is not None
-    warm = analyzer.check_document(edited.text, parsed=edited)
+    warm = check_document(edited.text, parsed=edited, analyzer=analyzer)
     assert analyzer.edited_runs == 0
-    cold = Analyzer().check_document(edited.text)
+    cold = check_document(edited.text)
     assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
     assert [f.tool_index for f in warm.findings if f.code == "TC203"] == [2]
 
@@ -448,11 +448,11 @@ def _edit_half_typed_tool(old: str, new: str) -> tuple[Analyzer, Any, Any]:
     text = json.dumps([{"name": "a", "description": "d", "parameters": EMPTY}, {"name": "b"}], indent=2)
     analyzer = Analyzer()
     doc = analyzer.parse(text)
-    analyzer.check_document(text, config=CheckConfig(targets=("mcp",)), parsed=doc)
+    check_document(text, config=CheckConfig(targets=("mcp",)), parsed=doc, analyzer=analyzer)
     at = text.index(old, text.index('"b"') - 8)
     doc = analyzer.reparse(doc, at, at + len(old), new)
-    warm = analyzer.check_document(doc.text, config=CheckConfig(targets=("mcp",)), parsed=doc)
-    return analyzer, warm, Analyzer().check_document(doc.text, config=CheckConfig(targets=("mcp",)))
+    warm = check_document(doc.text, config=CheckConfig(targets=("mcp",)), parsed=doc, analyzer=analyzer)
+    return analyzer, warm, check_document(doc.text, config=CheckConfig(targets=("mcp",)))
 
 
 def test_an_edit_inside_a_half_typed_tool_reuses_the_other_tools() -> None:

@@ -10,8 +10,8 @@ from toolcast.adapters.checks import RULES
 from toolcast.adapters.consumers import consumer, model_families
 from toolcast.adapters.document import MAX_DEPTH, MAX_FILE_BYTES, MAX_TEXT
 from toolcast.adapters.rules import codes, quoted
-from toolcast.adapters.schema.walk import MAX_DEPTH as SCHEMA_DEPTH
-from toolcast.adapters.schema.walk import MAX_NODES
+from toolcast.adapters.schema.subschemas import MAX_DEPTH as SCHEMA_DEPTH
+from toolcast.adapters.schema.subschemas import MAX_NODES
 
 
 def test_the_document_too_large_rule_states_the_real_limits() -> None:

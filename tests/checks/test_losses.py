@@ -171,7 +171,7 @@ def test_a_finding_the_configuration_turns_off_is_never_made() -> None:
 
     def kept(config: CheckConfig) -> set[str]:
         analyzer = Analyzer()
-        analyzer.check_document(text, config=config)
+        check_document(text, config=config, analyzer=analyzer)
         return {raw.code for result in analyzer.tool_results.values() for raw in result.raws}
 
     assert "TC501" not in kept(CheckConfig())

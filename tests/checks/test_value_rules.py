@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from loss_oracle import assert_explained, schema_in
-from toolcast.adapters.checks import Analyzer, CheckConfig
+from toolcast.adapters.checks import CheckConfig, check_document
 from toolcast.adapters.checks.consumer_checks import measure
 from toolcast.adapters.convert import convert
 from toolcast.adapters.loading import load_tools
@@ -25,7 +25,7 @@ from toolcast.adapters.rules.findings import Finding, Severity
 
 
 def _check(doc: Any, **settings: Any) -> list[Finding]:
-    return list(Analyzer().check_document(json.dumps(doc, indent=2), config=replace(CheckConfig(), **settings))
+    return list(check_document(json.dumps(doc, indent=2), config=replace(CheckConfig(), **settings))
                 .findings)
 
 

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.checks import CheckConfig, check_document
 from toolcast.adapters.convert import Conversion, convert, convert_all
 from toolcast.adapters.convert.accept import RULES, first_violation, root_problem
 from toolcast.adapters.errors import ConversionError
 from toolcast.adapters.loading import load_tools
 from toolcast.adapters.losses import Action, Effect
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.targets import TARGETS, TargetOptions
 
 from ..corpus.harness import judge, problems

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from loss_oracle import assert_explained
 from toolcast.adapters import pointer as jp
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import convert
 from toolcast.adapters.loading.gemini_schema import from_gemini_schema
 from toolcast.adapters.losses import Effect
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.targets import TARGETS
 
 from .sdk import schema_of

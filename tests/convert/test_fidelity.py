@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import Conversion, convert
 from toolcast.adapters.loading import load_tools
 from toolcast.adapters.losses import Action, Effect
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.targets import TARGETS, TargetOptions
 
 from .sdk import VALIDATORS, check_documented_rules, schema_of
@@ -295,8 +295,8 @@ def test_profiles_are_validated_typed_and_read_by_everyone() -> None:
     broken["modes"]["strict"]["keywords"]["minLength"] = "fould"
     with pytest.raises(ProfileError, match="keyword fates"):
         _validate("openai", broken)
-    # One list of settings (adapters/modes.py Mode) checks a profile at load: what it leaves out, a JSON type the
-    # setting does not take, and a value outside a setting's fixed set.
+    # One list of settings (adapters/mode_settings.py Mode) checks a profile at load: what it leaves out, a JSON
+    # type the setting does not take, and a value outside a setting's fixed set.
     for change, message in ((lambda m: m.pop("refs"), r"missing settings \['refs'\]"),
                             (lambda m: m.__setitem__("closed_objects", "yes"), "bad `closed_objects`"),
                             (lambda m: m.__setitem__("min_items_max", True), "bad `min_items_max`"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import convert
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.targets import TargetOptions
 
 NAME = "get_weather"

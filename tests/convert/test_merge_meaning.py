@@ -9,9 +9,9 @@ from typing import Any
 
 import jsonschema
 import pytest
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import convert
 from toolcast.adapters.losses import Effect
-from toolcast.adapters.model import CanonicalTool
 
 from .sdk import schema_of
 

@@ -7,7 +7,7 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from toolcast.adapters.convert.mode import Mode, profile_mode
+from toolcast.adapters.convert.profile_mode import Mode, profile_mode
 from toolcast.adapters.providers import profile
 from toolcast.adapters.targets import TARGETS
 

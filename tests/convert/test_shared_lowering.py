@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import convert
 from toolcast.adapters.convert.facts import quiet, scan, scanned_lowering
 from toolcast.adapters.convert.lowered import Lowered
-from toolcast.adapters.convert.mode import Mode, profile_mode
+from toolcast.adapters.convert.profile_mode import Mode, profile_mode
 from toolcast.adapters.convert.shared import SharedLowering
 from toolcast.adapters.convert.walker import lower
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.providers import profile
 from toolcast.adapters.targets import TARGETS, TargetOptions
 
@@ -28,7 +28,7 @@ from ..corpus.harness import corpus, load
 
 OPTIONS = (TargetOptions(), TargetOptions(strict=True), TargetOptions(strict=False))
 MODES = [(t, key) for t in TARGETS for key in profile(t).modes]
-#: Said with every failure here: the usual cause is a walker change that convert/facts.py does not mirror.
+#: LossWording with every failure here: the usual cause is a walker change that convert/facts.py does not mirror.
 _MIRROR = "the walker (convert/walker.py) and its scan (convert/facts.py) disagree: mirror the change in facts.py"
 
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from toolcast.adapters import pointer as jp
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import convert, convert_all
 from toolcast.adapters.loading import load_tools, to_canonical
 from toolcast.adapters.losses import Action, Effect
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.targets import TARGETS, TargetOptions
 
 from .sdk import VALIDATORS, check_documented_rules

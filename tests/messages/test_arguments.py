@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.checks import check_document
 from toolcast.adapters.convert import convert
 from toolcast.adapters.messages.arguments import argument_errors, to_canonical_call
-from toolcast.adapters.messages.model import ToolCall
-from toolcast.adapters.model import CanonicalTool
+from toolcast.adapters.messages.conversation import ToolCall
 
 NESTED = CanonicalTool("weather.get", "d", {"type": "object", "properties": {
     "a": {"type": "object", "properties": {"b": {"type": "string"}, "c": {"type": "integer"}}, "required": ["c"]},

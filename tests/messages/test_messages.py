@@ -366,7 +366,7 @@ REQUEST_ERRORS: dict[str, list[str | None]] = {
 @pytest.mark.parametrize("case", range(len(MALFORMED_REQUESTS)))
 def test_malformed_wire_requests_are_clear_errors(source: str, case: int) -> None:
     from toolcast.adapters.messages import request_from_wire
-    from toolcast.adapters.messages.model import Request
+    from toolcast.adapters.messages.conversation import Request
 
     pointer = REQUEST_ERRORS[source][case]
     if pointer is None:

@@ -9,9 +9,9 @@ from typing import Any
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import convert
 from toolcast.adapters.messages import ToolCall, to_canonical_call
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.targets import TargetOptions
 
 LEAVES: list[dict[str, Any]] = [

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Files that name every target as a quoted string (recipe "Adding a target").
 _NAMING_FILES = (
-    "adapters/convert/api.py", "adapters/cost.py", "adapters/loading/shapes.py", "tests/convert/sdk.py",
+    "adapters/convert/convert_tool.py", "adapters/cost.py", "adapters/loading/shapes.py", "tests/convert/sdk.py",
     "tests/corpus/harness.py", "editors/vscode/src/targets.ts", "tests/convert/test_hand_written.py",
 )
 

@@ -1,7 +1,7 @@
 """Token cost in the editor, through the real server over stdio: the code lens on a tool and the file's total
 (resolved with codeLens/resolve), the tool name's hover, the max_tokens budget as a diagnostic, and a server
 whose tokenizer cannot be imported. The expected number is the OpenAI cookbook's API count, not the code
-under test (see tests/checks/test_budgets.py)."""
+under test (see tests/checks/test_token_budgets.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pytest_lsp import LanguageClient
 from session import client_fixture
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "checks"))
-from test_budgets import COOKBOOK_TOOL, cookbook_tools_share, openai_per_request
+from test_token_budgets import COOKBOOK_TOOL, cookbook_tools_share, openai_per_request
 from toolcast.adapters.cost import METHODS
 
 UNAVAILABLE = "not available (install toolcast[tokens])"

@@ -11,7 +11,7 @@ import pytest
 
 CHILD = """
 import gc
-from toolcast.server.lsp.memory import keep_large_blocks, release_free_memory
+from toolcast.server.lsp.allocator import keep_large_blocks, release_free_memory
 
 def rss():
     for line in open("/proc/self/status"):

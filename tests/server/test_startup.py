@@ -13,8 +13,8 @@ import toolcast.server
 
 #: Loaded only once a document is checked, exported or converted, never to answer ``initialize``.
 NOT_AT_INITIALIZE = (
-    "toolcast.adapters.checks.engine", "toolcast.adapters.checks.tool_checks", "toolcast.adapters.checks.api",
-    "toolcast.adapters.checks.config", "toolcast.adapters.checks.losses", "toolcast.adapters.document.parser",
+    "toolcast.adapters.checks.engine", "toolcast.adapters.checks.tool_checks", "toolcast.adapters.checks.entry",
+    "toolcast.adapters.checks.config", "toolcast.adapters.checks.loss_findings", "toolcast.adapters.document.parser",
     "toolcast.adapters.document.parsed", "toolcast.adapters.convert", "toolcast.adapters.messages",
     "toolcast.adapters.loading", "toolcast.adapters.providers", "toolcast.server.mcp_source",
     "toolcast.server.cli.convert_cmd", "toolcast.server.cli.messages_cmd", "jsonschema", "referencing", "mcp",
@@ -41,7 +41,7 @@ def test_the_server_answers_initialize_without_the_checks() -> None:
 def test_the_first_check_loads_what_it_needs() -> None:
     """The lazy package attributes resolve: the same names as before, from the same modules."""
     from toolcast.adapters import checks, document
-    from toolcast.adapters.checks.api import check_document
+    from toolcast.adapters.checks.entry import check_document
     from toolcast.adapters.document.parsed import parse
 
     assert checks.check_document is check_document and document.parse is parse

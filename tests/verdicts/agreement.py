@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolcast.adapters.checks import CheckConfig, check_document
-from toolcast.adapters.checks.losses import loss_code
+from toolcast.adapters.checks.loss_findings import loss_code
 from toolcast.adapters.convert import convert, convert_all
 from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.loading import load_tools

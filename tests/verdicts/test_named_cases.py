@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.checks import CheckConfig, check_document
 from toolcast.adapters.convert import Conversion, convert, convert_all
 from toolcast.adapters.convert.accept import first_violation
 from toolcast.adapters.losses import Action, Effect
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.rules.findings import Severity
 from toolcast.adapters.targets import TARGETS, TargetOptions
 

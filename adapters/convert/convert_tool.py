@@ -6,17 +6,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..canonical import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
 from ..errors import ConversionError
 from ..jsonvalue import copy_json
 from ..losses import Action, Effect, Loss
-from ..model import ANTHROPIC_ONLY, UNKNOWN_KEY, CanonicalTool
 from ..providers import has_strict, name_rule, profile
 from ..targets import TargetOptions
 from .accept import Violation, first_violation, list_violation, root_problem
 from .forms import named_strict
 from .lowered import Lowered
-from .mode import Mode, profile_mode
 from .nodes import no_arguments
+from .profile_mode import Mode, profile_mode
 from .walker import lower
 
 

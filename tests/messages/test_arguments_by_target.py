@@ -9,10 +9,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import Conversion, convert
 from toolcast.adapters.messages import ToolCall, to_canonical_call
 from toolcast.adapters.messages.arguments import argument_errors
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.targets import TargetOptions
 
 FREE_FORM = CanonicalTool("t", "d", {"type": "object", "properties": {

@@ -1,4 +1,4 @@
-"""The conversion envelopes (``adapters/convert/api.py``), field by field: every target's tool object,
+"""The conversion envelopes (``adapters/convert/convert_tool.py``), field by field: every target's tool object,
 every loss ``convert`` adds itself (names, descriptions, metadata, source-only fields) and what it hands
 the walker, written out by hand from docs/design.md and the providers' formats
 (``docs/providers.md``; the cited pages are in ``test_hand_written.py``).
@@ -12,12 +12,12 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from toolcast.adapters.canonical import CanonicalTool
 from toolcast.adapters.convert import convert, convert_all
-from toolcast.adapters.convert.api import Conversion, ListConversion, _gemini_case, mode_name, sanitize_name
+from toolcast.adapters.convert.convert_tool import Conversion, ListConversion, _gemini_case, mode_name, sanitize_name
 from toolcast.adapters.convert.lowered import Lowered
-from toolcast.adapters.convert.mode import Mode, profile_mode
+from toolcast.adapters.convert.profile_mode import Mode, profile_mode
 from toolcast.adapters.losses import Action, Effect, Loss
-from toolcast.adapters.model import CanonicalTool
 from toolcast.adapters.providers import profile
 from toolcast.adapters.targets import TargetOptions
 

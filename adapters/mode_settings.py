@@ -1,5 +1,5 @@
 """A profile mode's settings as one typed record, the one list of those settings: the walker and the scan read
-it (``convert.mode.profile_mode`` builds one per mode, once) and ``providers`` checks a profile's modes against
+it (``convert.profile_mode.profile_mode`` builds one per mode, once) and ``providers`` checks a profile's modes against
 it when the profile is loaded (``settings_problem``). Settings that take a fixed set of values are ``Literal``
 types; each field's metadata gives the JSON types a profile may write it with, and whether a profile may leave
 it out. Below ``providers`` on purpose: it imports nothing of toolcast."""
@@ -34,7 +34,7 @@ def _none_forbidden() -> Mapping[str, str]:
     return MappingProxyType({})
 
 
-#: A setting taken from the provider's rules (``consumers.provider_rules``) by ``convert.mode.profile_mode``,
+#: A setting taken from the provider's rules (``consumers.provider_rules``) by ``convert.profile_mode.profile_mode``,
 #: never written in a profile mode: the rule, with its source and confidence, is the one owner of the fact.
 _DERIVED: Mapping[str, Any] = MappingProxyType({"json": (), "optional": True, "derived": True})
 
@@ -67,7 +67,7 @@ class Mode:
     object_properties_nonempty: bool = field(default=False, metadata=_setting((bool,), optional=True))
     #: The provider's ``pattern_dialect`` rules for this mode, as (rule id, engine) pairs: a ``pattern`` one of
     #: those engines does not compile is stated in the description instead. Filled from the profile's
-    #: ``limits.pattern_dialects`` (``convert.mode.profile_mode``), where each rule has its sources.
+    #: ``limits.pattern_dialects`` (``convert.profile_mode.profile_mode``), where each rule has its sources.
     pattern_rules: tuple[tuple[str, str], ...] = field(default=(), metadata=_setting((list,), optional=True))
     #: `enum` members the provider rejects (``empty_string``, ``null``), each with why (the rule cited).
     forbidden_members: Mapping[str, str] = field(default_factory=_none_forbidden, metadata=_DERIVED)

@@ -193,7 +193,7 @@ def test_no_budget_means_no_tokenizer_and_no_conversion_for_cost() -> None:
     from toolcast.adapters.checks import Analyzer
 
     analyzer = Analyzer()
-    analyzer.check_document(_tools(3), path="x.tools.json")
+    check_document(_tools(3), path="x.tools.json", analyzer=analyzer)
     assert analyzer._token_costs is None
 
 

@@ -1,4 +1,6 @@
-"""The checks API the CLI and the language server use: check one document, or names across documents."""
+"""The one way into the checks, for the CLI, the language server and the library: check one document, list its
+tools, or find names across documents. The engine is imported on the first check, so that making an
+``Analyzer`` (the checks' memory, passed as ``analyzer=``) costs the server's start nothing."""
 
 from __future__ import annotations
 
@@ -6,8 +8,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..rules.findings import Finding
+from .collector import collector_paused
 from .config import CheckConfig
-from .report import DocumentReport
+from .document_report import DocumentReport
 
 if TYPE_CHECKING:
     from ..document import ParsedDocument
@@ -30,8 +33,11 @@ def check_document(
     rest as they are done). ``parsed``: the parse of ``text`` when the caller holds it (the server's
     document store)."""
     from .analyzer import Analyzer
+    from .engine import run_document
 
-    return (analyzer or Analyzer()).check_document(text, path=path, config=config, budget=budget, parsed=parsed)
+    with collector_paused():
+        return run_document(text, path=path, config=config or CheckConfig(), budget=budget, parsed=parsed,
+                            analyzer=analyzer or Analyzer())
 
 
 def summarize_document(text: str, path: str | None = None, *, analyzer: Analyzer | None = None,
@@ -40,8 +46,9 @@ def summarize_document(text: str, path: str | None = None, *, analyzer: Analyzer
     across files need from files that are not open, or not checked yet (a fraction of the cost of
     ``check_document``). ``parsed``: the parse of ``text`` when the caller holds it."""
     from .analyzer import Analyzer
+    from .engine import run_summary
 
-    return (analyzer or Analyzer()).summarize_document(text, path, parsed=parsed)
+    return run_summary(text, path, analyzer=analyzer or Analyzer(), parsed=parsed)
 
 
 def check_names_across(

@@ -23,8 +23,8 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..canonical import CanonicalTool
 from ..errors import ToolcastError
-from ..model import CanonicalTool
 
 ThinkingLevel = Literal["none", "low", "medium", "high"]
 THINKING_LEVELS: tuple[ThinkingLevel, ...] = ("none", "low", "medium", "high")

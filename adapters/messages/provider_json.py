@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .model import MessageFormatError
+from .conversation import MessageFormatError
 
 
 def _excerpt(text: str, limit: int = 200) -> str:

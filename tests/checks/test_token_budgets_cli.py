@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from test_budgets import COOKBOOK_TOOL, cookbook_tools_share, openai_per_request
+from test_token_budgets import COOKBOOK_TOOL, cookbook_tools_share, openai_per_request
 
 #: Runs the CLI with the tokenizer's import blocked (``sys.modules[name] = None`` makes ``import`` raise
 #: ImportError), the product's own handling of a missing extra.

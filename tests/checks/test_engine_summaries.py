@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from helpers import span_of
-from toolcast.adapters.checks import Analyzer, CheckConfig, ToolSummary, check_document
+from toolcast.adapters.checks import Analyzer, CheckConfig, ToolSummary, check_document, summarize_document
 
 EMPTY = {"type": "object", "properties": {}}
 
@@ -20,32 +20,32 @@ EMPTY = {"type": "object", "properties": {}}
 def test_a_summary_parses_a_jsonc_file_as_jsonc_and_keeps_the_parse_for_the_check() -> None:
     text = '[{"name": "a", /* c */ "parameters": {}},]'
     analyzer = Analyzer()
-    report = analyzer.summarize_document(text, "a.tool.JSONC")
+    report = summarize_document(text, "a.tool.JSONC", analyzer=analyzer)
     assert report.tools == (ToolSummary(0, "a", "/0", (1, 40), (10, 13), "canonical"),)
     # Parsed once, as JSONC: the check of the same file that follows finds that parse (no second one).
     assert [d.jsonc for d in analyzer.documents.recent()] == [True]
-    checked = analyzer.check_document(text, path="a.tool.JSONC")
+    checked = check_document(text, path="a.tool.JSONC", analyzer=analyzer)
     assert [d.jsonc for d in analyzer.documents.recent()] == [True]
     assert [f.code for f in checked.findings if f.code == "TC001"] == []
     # A .json file (or no path) is JSON: a second parse of the same text, the comment an error there.
     for path in ("a.tool.json", None):
         plain = Analyzer()
-        assert plain.summarize_document(text, path).tools == report.tools  # the value is recovered alike
+        assert summarize_document(text, path, analyzer=plain).tools == report.tools  # the value is recovered alike
         assert [d.jsonc for d in plain.documents.recent()] == [False]
 
 
 def test_a_summary_detects_shapes_through_the_analyzers_memory() -> None:
     text = json.dumps([{"name": "a", "parameters": EMPTY}, {"foo": 1}])
     analyzer = Analyzer()
-    assert [t.name for t in analyzer.summarize_document(text).tools] == ["a"]
+    assert [t.name for t in summarize_document(text, analyzer=analyzer).tools] == ["a"]
     # Both candidates' shapes are remembered (the check of an unchanged tool then never detects it again).
     assert analyzer.sizes()["shapes"] == 2
-    assert Analyzer().summarize_document("3").tools == ()
+    assert summarize_document("3").tools == ()
 
 
 def test_a_summary_lists_a_tool_without_a_name_with_no_name() -> None:
     text = '[{"type": "function", "function": {"parameters": {}}}, {"input_schema": {}}]'
-    report = Analyzer().summarize_document(text)
+    report = summarize_document(text)
     assert report.tools == (
         ToolSummary(0, None, "/0", (1, 53), None, "openai"),
         ToolSummary(1, None, "/1", (55, 75), None, "anthropic"),
@@ -55,7 +55,7 @@ def test_a_summary_lists_a_tool_without_a_name_with_no_name() -> None:
 
 def test_a_summary_names_a_wrapped_tool_from_its_own_name_field() -> None:
     text = '{"tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}]}'
-    report = Analyzer().summarize_document(text)
+    report = summarize_document(text)
     tool = '{"type": "function", "function": {"name": "f", "parameters": {}}}'
     assert report.tools == (ToolSummary(0, "f", "/tools/0", span_of(text, tool), span_of(text, '"f"'), "openai"),)
     assert (span_of(text, tool), span_of(text, '"f"')) == ((11, 76), (53, 56))
@@ -137,17 +137,17 @@ def test_an_edit_inside_a_gemini_declaration_keeps_it_a_gemini_declaration() -> 
     config = CheckConfig(targets=("gemini",))
     analyzer = Analyzer()
     doc = analyzer.parse(text)
-    first = analyzer.check_document(text, config=config, parsed=doc)
+    first = check_document(text, config=config, parsed=doc, analyzer=analyzer)
     expected = [(0, "a", "/0/functionDeclarations/0", "gemini"), (1, "b", "/0/functionDeclarations/1", "gemini")]
     assert [(t.index, t.name, t.pointer, t.shape) for t in first.tools] == expected
     at = text.index('"b"') + 1
     doc = analyzer.reparse(doc, at, at + 1, "bQ")
     assert (doc.value_patched, doc.changed_pointer) == (True, "/0/functionDeclarations/1")
-    warm = analyzer.check_document(doc.text, config=config, parsed=doc)
+    warm = check_document(doc.text, config=config, parsed=doc, analyzer=analyzer)
     assert analyzer.edited_runs == 1
     assert [(t.index, t.name, t.pointer, t.shape) for t in warm.tools] == [
         expected[0], (1, "bQ", "/0/functionDeclarations/1", "gemini")]
-    cold = Analyzer().check_document(doc.text, config=config)
+    cold = check_document(doc.text, config=config)
     assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
 
 
@@ -179,7 +179,7 @@ def test_file_level_results_are_reused_only_for_the_same_tool_pointers(monkeypat
 
 
 def _pointers(analyzer: Analyzer, text: str, config: CheckConfig) -> list[str]:
-    return [f.pointer for f in analyzer.check_document(text, config=config).findings if f.code == "TC201"]
+    return [f.pointer for f in check_document(text, config=config, analyzer=analyzer).findings if f.code == "TC201"]
 
 
 def test_a_key_repeated_twice_is_reported_on_each_repeat_not_on_the_last() -> None:
@@ -216,7 +216,7 @@ def test_findings_outside_the_tools_blocks_are_sorted_by_where_they_start() -> N
     key_span = span_of(text, '"description"', 21)
     assert tool_span[0] < key_span[0] and key_span[1] < tool_span[1]
     # The tool's span starts first (and ends last): it comes first.
-    assert [(f.code, f.span) for f in report.loose if f.code in ("TC002", "TC605")] == [
+    assert [(f.code, f.span) for f in report.outside_tools if f.code in ("TC002", "TC605")] == [
         ("TC605", tool_span), ("TC002", key_span)]
 
 
@@ -242,14 +242,14 @@ def test_the_parse_a_caller_hands_in_is_used_as_it_is() -> None:
     text = json.dumps([_named("a"), _named("b")], indent=2)
     analyzer = Analyzer()
     doc = analyzer.parse(text)
-    analyzer.check_document(text, parsed=doc)
+    check_document(text, parsed=doc, analyzer=analyzer)
     at = text.index('"b"') + 1
     edited = reparse(doc, at, at + 1, "bQ")  # an incremental re-parse the analyzer never saw
     assert edited.value_patched and edited.changed_pointer == "/1"  # the container re-parsed: the tool
-    warm = analyzer.check_document(edited.text, parsed=edited)
+    warm = check_document(edited.text, parsed=edited, analyzer=analyzer)
     # Used as handed in: it is a re-parse of the last run's document, so only the edited tool is new.
     assert analyzer.edited_runs == 1
-    cold = Analyzer().check_document(edited.text)
+    cold = check_document(edited.text)
     assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
     assert [t.name for t in warm.tools] == ["a", "bQ"]
 
@@ -258,11 +258,11 @@ def test_the_last_run_is_kept_per_file() -> None:
     analyzer = Analyzer()
     first = json.dumps([_named("a"), _named("b")], indent=2)
     doc = analyzer.parse(first)
-    analyzer.check_document(first, path="a.tool.json", parsed=doc)
-    analyzer.check_document(json.dumps([_named("c")]), path="b.tool.json")  # another file in between
+    check_document(first, path="a.tool.json", parsed=doc, analyzer=analyzer)
+    check_document(json.dumps([_named("c")]), path="b.tool.json", analyzer=analyzer)  # another file in between
     at = first.index('"b"') + 1
     doc = analyzer.reparse(doc, at, at + 1, "bQ")
-    warm = analyzer.check_document(doc.text, path="a.tool.json", parsed=doc)
+    warm = check_document(doc.text, path="a.tool.json", parsed=doc, analyzer=analyzer)
     assert analyzer.edited_runs == 1  # a.tool.json's own last run, not b.tool.json's
     assert [t.name for t in warm.tools] == ["a", "bQ"]
 
@@ -288,19 +288,19 @@ def test_a_tool_starting_where_the_edited_one_ended_moves_with_the_edit() -> Non
     config = CheckConfig(targets=("mcp",))
     analyzer = Analyzer()
     doc = analyzer.parse(text)
-    first = analyzer.check_document(text, config=config, parsed=doc)
+    first = check_document(text, config=config, parsed=doc, analyzer=analyzer)
     assert [(t.name, t.span) for t in first.tools] == [("a", (1, 86)), ("b", (86, 171))]
     assert [(f.code, f.span) for f in first.findings] == [("TC001", (86, 87))]
     assert first.blocks == ()  # checked tools without findings have no block either
     at = text.index('"d"') + 1
     doc = analyzer.reparse(doc, at, at + 1, "dQ")
-    warm = analyzer.check_document(doc.text, config=config, parsed=doc)
+    warm = check_document(doc.text, config=config, parsed=doc, analyzer=analyzer)
     assert analyzer.edited_runs == 1
     assert [(t.name, t.span, t.name_span) for t in warm.tools] == [
         ("a", (1, 87), (10, 13)), ("b", (87, 172), (96, 99))]
     assert [(f.code, f.span) for f in warm.findings] == [("TC001", (87, 88))]
     assert warm.blocks == ()
-    cold = Analyzer().check_document(doc.text, config=config)
+    cold = check_document(doc.text, config=config)
     assert (warm.findings, warm.tools, warm.blocks) == (cold.findings, cold.tools, cold.blocks)
 
 
@@ -318,7 +318,7 @@ def test_a_checked_tool_is_listed_with_its_name_field_wherever_its_shape_keeps_i
 
 def test_a_pending_tool_without_a_name_is_listed_without_one() -> None:
     text = '[{"input_schema": {"type": "object", "properties": {}}}]'
-    report = Analyzer().check_document(text, budget=0.0)
+    report = check_document(text, budget=0.0)
     assert report.pending == 1
     assert report.tools == (ToolSummary(0, None, "/0", (1, 55), None, "anthropic"),)
 
@@ -326,7 +326,7 @@ def test_a_pending_tool_without_a_name_is_listed_without_one() -> None:
 def test_a_lone_surrogate_in_a_tool_is_checked_like_any_other_character() -> None:
     # An editor can hand over text with a lone surrogate (half of an emoji being typed).
     text = '{"name": "a", "description": "x\ud800y", "parameters": {"type": "object", "properties": {}}}'
-    report = Analyzer().check_document(text, config=CheckConfig(targets=("mcp",)))
+    report = check_document(text, config=CheckConfig(targets=("mcp",)))
     assert [(t.name, t.span) for t in report.tools] == [("a", (0, len(text)))]
     assert len(text) == 87
 
@@ -347,17 +347,17 @@ def test_tools_the_parser_kept_are_reused_without_hashing_their_text(monkeypatch
     text = json.dumps([_named("a"), {"name": 3, "description": "d", "parameters": EMPTY}], indent=2)
     analyzer = Analyzer()
     doc = analyzer.parse(text)
-    first = analyzer.check_document(text, parsed=doc)
+    first = check_document(text, parsed=doc, analyzer=analyzer)
     assert len(digests) == 2  # each tool's text, once
     assert analyzer.sizes()["placed"] == 2  # each tool's placed findings, remembered by its own key
-    again = analyzer.check_document(text, parsed=doc)
+    again = check_document(text, parsed=doc, analyzer=analyzer)
     # The very same parsed objects: recognised by identity, not by their text.
     assert len(digests) == 2
     assert (again.findings, again.tools) == (first.findings, first.tools)
     assert [(t.name, t.name_span) for t in again.tools] == [("a", span_of(text, '"a"')), (None, None)]
     # Another parse of the same text: new objects, so each tool's text is hashed (and its findings found by it).
     other = Analyzer().parse(text)
-    assert analyzer.check_document(text, parsed=other).findings == first.findings
+    assert check_document(text, parsed=other, analyzer=analyzer).findings == first.findings
     assert len(digests) == 4
 
 
@@ -377,10 +377,10 @@ def test_a_tool_moved_to_a_deeper_indent_gets_fixes_laid_out_at_its_new_indent()
 
     config = CheckConfig(targets=("mcp",))
     analyzer = Analyzer()
-    assert define_p(analyzer.check_document(document("  "), config=config)) == (
+    assert define_p(check_document(document("  "), config=config, analyzer=analyzer)) == (
         '{\n    "p": {\n      "type": "string"\n    }\n  }')
     # Checked after the first: nothing of the first's layout is reused for the deeper tool.
-    assert define_p(analyzer.check_document(document("    "), config=config)) == (
+    assert define_p(check_document(document("    "), config=config, analyzer=analyzer)) == (
         '{\n      "p": {\n        "type": "string"\n      }\n    }')
 
 
@@ -388,14 +388,14 @@ def test_a_run_that_left_tools_pending_is_the_base_of_the_next_edit_which_withou
     text = json.dumps([_named("a"), _named("b")], indent=2)
     analyzer = Analyzer()
     doc = analyzer.parse(text)
-    partial = analyzer.check_document(text, parsed=doc, budget=0.0)
+    partial = check_document(text, parsed=doc, budget=0.0, analyzer=analyzer)
     assert partial.pending == 2
     at = text.index('"b"') + 1
     doc = analyzer.reparse(doc, at, at + 1, "bQ")
-    warm = analyzer.check_document(doc.text, parsed=doc)
+    warm = check_document(doc.text, parsed=doc, analyzer=analyzer)
     # The pending run is the edit's base (tool "a" carried over, still waiting); without a budget the
     # waiting tool is checked in the same call, so the report is complete and equals a cold check.
     assert (analyzer.edited_runs, warm.pending) == (1, 0)
-    cold = Analyzer().check_document(doc.text)
+    cold = check_document(doc.text)
     assert (warm.findings, warm.tools) == (cold.findings, cold.tools)
     assert [t.name for t in warm.tools] == ["a", "bQ"]

@@ -38,10 +38,10 @@ class FindingBlock:
 
 @dataclass(frozen=True)
 class DocumentReport:
-    """``loose`` holds the findings outside any tool's block (syntax, file-level, across tools);
+    """``outside_tools`` holds the findings outside any tool's block (syntax, file-level, across tools);
     ``findings`` is every finding placed in the current text, sorted by position (built on first use)."""
 
-    loose: tuple[Finding, ...]
+    outside_tools: tuple[Finding, ...]
     tools: tuple[ToolSummary, ...]
     is_tool_file: bool
     blocks: tuple[FindingBlock, ...] = ()
@@ -54,8 +54,8 @@ class DocumentReport:
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
         if not self.blocks:
-            return self.loose
-        every = list(self.loose)
+            return self.outside_tools
+        every = list(self.outside_tools)
         for block in self.blocks:
             every.extend(block.placed())
         every.sort(key=lambda f: (f.span[0], f.span[1], f.code, f.target or ""))

@@ -81,7 +81,7 @@ def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tupl
 def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[Any]:
     """One finding per lost keyword and kind of loss; targets that lose it the same way share it
     (``data["targets"]``), so eight targets do not put eight squiggles on one keyword."""
-    from .raw import Raw
+    from .raw import Unplaced
 
     groups: dict[tuple[str, str, str], list[Loss]] = {}
     places: dict[str, str] = {}  # targets lose the same keywords: each pointer is placed once
@@ -106,7 +106,7 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
                 ptr = places[loss.pointer] = loss_place(lt, value, loss)
             template = loss.message.replace(loss.target, "\0")
             groups.setdefault((code, ptr, template), []).append(loss)
-    raws: list[Raw] = []
+    raws: list[Unplaced] = []
     for (code, ptr, template), losses in groups.items():
         first = losses[0]
         labels = [DISPLAY_NAMES.get(x.target, x.target) for x in losses]
@@ -117,7 +117,7 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
         if first.rule is not None:
             message += _cite(first)
         raws.append(
-            Raw(
+            Unplaced(
                 code,
                 f"{message} ({first.action.value}, {first.effect.value})",
                 ptr,

@@ -1,4 +1,4 @@
-"""``profile_mode``: a target's profile mode as the typed ``Mode`` (``adapters/modes.py``), built once."""
+"""``profile_mode``: a target's profile mode as the typed ``Mode`` (``adapters/mode_settings.py``), built once."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..consumers import ConsumerRule, forbidden_members, provider_pattern_rules, provider_rules
-from ..modes import Mode
+from ..mode_settings import Mode
 from ..providers import mode_pattern_rules, profile
 
 
