@@ -50,9 +50,9 @@ ALLOWED: dict[str, str] = {
     "convert.convert_tool._SOURCE_ONLY": _CONST,
     "convert.walker._TYPE_ALIASES": _CONST,
     "convert.walker._KEYS_OF_TYPE": _CONST,
-    "modes._JSON_NAMES": _CONST,
-    "modes._CHOICES": _CONST + " (read from the annotations of Mode)",
-    "modes._BY_JSON": _CONST,
+    "mode_settings._JSON_NAMES": _CONST,
+    "mode_settings._CHOICES": _CONST + " (read from the annotations of Mode)",
+    "mode_settings._BY_JSON": _CONST,
     "convert.wording._ENUM_KINDS": _CONST,
     "convert.walker._NEVER": "the marker of a branch `_distribute` leaves out (recognised by identity); only read",
     "document.parsed.CLOSE": _CONST,
@@ -69,7 +69,7 @@ ALLOWED: dict[str, str] = {
     "messages.responses.SOURCE_LABELS": _CONST,
     "messages.streams.SOURCE_LABELS": _CONST + " (the same object as messages.responses.SOURCE_LABELS)",
     "messages.thinking.DEFAULT_MODELS": _CONST,
-    "model.EMPTY_PARAMETERS": _CONST + " (copied before use)",
+    "canonical.EMPTY_PARAMETERS": _CONST + " (copied before use)",
     "providers._SHAPE_NAMES": _CONST,
     # Package data read on first use: a pure function of a file shipped in the package (never of what
     # a user wrote), keyed by a closed set (the targets; one file), holding immutable values. It is a

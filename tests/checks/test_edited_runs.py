@@ -174,7 +174,7 @@ def test_a_collision_with_a_pending_tool_shows_once_both_are_checked() -> None:
     assert partial.pending == 2 and "TC205" not in {f.code for f in partial.findings}
     assert partial.resume is not None and partial.resume(60.0) == 0
     complete = check_document(text, config=CONFIG, analyzer=analyzer)
-    assert complete.pending == 0 and "TC205" in {f.code for f in complete.loose}
+    assert complete.pending == 0 and "TC205" in {f.code for f in complete.outside_tools}
     assert _view(complete) == _view(cold_report(text, CONFIG))
 
 
