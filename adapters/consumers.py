@@ -364,15 +364,11 @@ def provider_tool_limit(target: str) -> ProviderToolLimit | None:
 
 
 def provider_pattern_rules(target: str) -> tuple[ConsumerRule, ...]:
-    """A provider's own ``pattern_dialect`` rules (``limits.pattern_dialects`` of its profile): the engines it
-    compiles every ``pattern`` with, in which modes, with sources and confidence."""
-    from .providers import profile
+    """A provider's own ``pattern_dialect`` rules (among the ``rules`` of its profile): the engines it compiles
+    every ``pattern`` with, in which modes, with sources and confidence."""
+    return tuple(r for r in provider_rules(target) if r.kind == "pattern_dialect")
 
-    items = profile(target).limits.pattern_dialects
-    where = f"schemas/providers/{target}.json limits.pattern_dialects"
-    rules = tuple(parse_rule({"rule": "pattern_dialect", **dict(item)}, f"{where} {i}") for i, item in enumerate(items))
-    _need(len({r.id for r in rules}) == len(rules), where, "rule ids must be unique")
-    return rules
+
 def provider_rules(target: str) -> tuple[ConsumerRule, ...]:
     """The provider's own rules (``rules`` of ``schemas/providers/<target>.json``): held to the consumers' form by
     ``parse_rule``, active whenever ``target`` is checked or converted, with or without a consumer or model."""

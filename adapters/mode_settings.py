@@ -67,7 +67,7 @@ class Mode:
     object_properties_nonempty: bool = field(default=False, metadata=_setting((bool,), optional=True))
     #: The provider's ``pattern_dialect`` rules for this mode, as (rule id, engine) pairs: a ``pattern`` one of
     #: those engines does not compile is stated in the description instead. Filled from the profile's
-    #: ``limits.pattern_dialects`` (``convert.profile_mode.profile_mode``), where each rule has its sources.
+    #: ``rules`` (``convert.profile_mode.profile_mode``), where each rule has its sources.
     pattern_rules: tuple[tuple[str, str], ...] = field(default=(), metadata=_setting((list,), optional=True))
     #: `enum` members the provider rejects (``empty_string``, ``null``), each with why (the rule cited).
     forbidden_members: Mapping[str, str] = field(default_factory=_none_forbidden, metadata=_DERIVED)

@@ -54,16 +54,13 @@ class ProviderLimits:
     strict_request: StrictRequestLimits | None = None
     function_declarations: CountLimit | None = None
     max_tools: Mapping[str, Any] | None = None
-    #: The engines the provider compiles every ``pattern`` with, in the consumers' rule form (``pattern_dialect``
-    #: rules; ``consumers.provider_pattern_rules`` reads them, with their sources and confidence).
-    pattern_dialects: tuple[Mapping[str, Any], ...] = ()
 
 
 class LimitsError(ValueError):
     """A profile's ``limits`` that do not have the form above (``providers`` names the file)."""
 
 
-_KNOWN = ("strict_schema", "strict_request", "function_declarations", "max_tools", "pattern_dialects")
+_KNOWN = ("strict_schema", "strict_request", "function_declarations", "max_tools")
 _Block = TypeVar("_Block", StrictSchemaLimits, StrictRequestLimits, CountLimit)
 
 
@@ -81,13 +78,9 @@ def read_limits(data: Any) -> ProviderLimits:
     if max_tools is not None and not (isinstance(max_tools, dict) and _positive(max_tools.get("max"))):
         raise LimitsError("`limits.max_tools` must be an object with a positive `max`")
     frozen = None if max_tools is None else MappingProxyType(dict(max_tools))
-    dialects = data.get("pattern_dialects", [])
-    if not isinstance(dialects, list) or not all(isinstance(r, dict) for r in dialects):
-        raise LimitsError("`limits.pattern_dialects` must be a list of rule objects")
     return ProviderLimits(_block(data, "strict_schema", StrictSchemaLimits),
                           _block(data, "strict_request", StrictRequestLimits),
-                          _block(data, "function_declarations", CountLimit), frozen,
-                          tuple(MappingProxyType(dict(r)) for r in dialects))
+                          _block(data, "function_declarations", CountLimit), frozen)
 
 
 def _block(data: dict[str, Any], key: str, kind: type[_Block]) -> _Block | None:

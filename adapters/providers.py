@@ -143,24 +143,25 @@ def _validate(target: str, data: Any) -> ProviderProfile:
         raise ProfileError(f"schemas/providers/{target}.json: {exc}") from None
     return ProviderProfile(target, data["display_name"], rule, limits,
                            data["default_mode"], MappingProxyType({k: _frozen(v) for k, v in modes.items()}),
-                           MappingProxyType({k: _mode_id(k, v, data.get("limits")) for k, v in modes.items()}),
+                           MappingProxyType({k: _mode_id(k, v, data.get("rules")) for k, v in modes.items()}),
                            tuple(_frozen(r) for r in data.get("rules", [])))
 
 
 def mode_pattern_rules(rules: Any, key: str) -> tuple[tuple[str, str], ...]:
-    """The provider's pattern rules (``limits.pattern_dialects``) that hold in mode ``key``: those documented or
+    """The provider's ``pattern_dialect`` rules (among its profile's ``rules``) that hold in mode ``key``: those
+    documented or
     observed, naming the mode or none, as (rule id, engine): what
     ``convert.profile_mode.profile_mode`` adds to the mode.
     Read as written; ``consumers.provider_pattern_rules`` validates them."""
     return tuple((str(r.get("id")), str(r.get("engine"))) for r in rules or ()
-                 if isinstance(r, Mapping) and r.get("confidence") != "unclear" and key in r.get("modes", [key]))
+                 if isinstance(r, Mapping) and r.get("rule") == "pattern_dialect" and r.get("confidence") != "unclear"
+                 and key in r.get("modes", [key]))
 
 
-def _mode_id(key: str, settings: Any, limits: Any) -> str:
+def _mode_id(key: str, settings: Any, rules: Any) -> str:
     """One mode's id: its settings, and the provider's pattern rules for it; equal ids lower a schema alike, so
     one walk serves both."""
-    rules = limits.get("pattern_dialects") if isinstance(limits, dict) else None
-    mine = [list(r) for r in mode_pattern_rules(rules, key)]
+    mine = [list(r) for r in mode_pattern_rules(rules if isinstance(rules, list) else None, key)]
     return json.dumps([settings, mine] if mine else settings, sort_keys=True, separators=(",", ":"))
 
 
@@ -227,8 +228,7 @@ def capability_matrix() -> dict[str, dict[str, dict[str, str]]]:
             formats = mode.get("formats")
             row["formats"] = "all" if formats is None else ", ".join(
                 sorted(formats) if isinstance(formats, list) else sorted(f for v in formats.values() for f in v))
-            engines = [engine for _, engine in mode_pattern_rules((profile.get("limits") or {}).get(
-                "pattern_dialects"), name)]
+            engines = [engine for _, engine in mode_pattern_rules(profile.get("rules"), name)]
             if engines and "pattern" not in row:
                 row["pattern"] = f"compiled with {', '.join(engines)}; folded where refused"
             out.setdefault(target, {})[name] = row

@@ -83,7 +83,7 @@ def _family(model: str) -> Consumer | None:
 
 #: Rule kinds ``convert`` lowers when a provider states them (documented or observed): their losses are the
 #: findings (TC5xx), so the rule itself is not reported again.
-_LOWERED = ("enum_values", "integer_range")
+_LOWERED = ("enum_values", "integer_range", "pattern_dialect")
 
 
 def _provider(target: str) -> Consumer:

@@ -131,7 +131,7 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
 
 
 def _cite(loss: Loss) -> str:
-    """`` [sources (confidence)]`` of the provider rule a loss names (its profile's ``pattern_dialects``)."""
+    """`` [sources (confidence)]`` of the provider rule a loss names (among its profile's ``rules``)."""
     from ..consumers import provider_pattern_rules
 
     rule = next((r for r in provider_pattern_rules(loss.target) if r.id == loss.rule), None)

@@ -20,7 +20,7 @@ def profile_mode(target: str, key: str, for_returns: bool = False) -> Mode:
     mode = _with_rules(Mode.of(profile(target).modes[key]), provider_rules(target))
     # Only rules the profile documents or has observed change what is sent: an unclear one is never acted on.
     provider_pattern_rules(target)  # validated: a rule without a source, an engine or a confidence is an error
-    rules = mode_pattern_rules(profile(target).limits.pattern_dialects, key)
+    rules = mode_pattern_rules(profile(target).rules, key)
     if rules:
         mode = replace(mode, pattern_rules=rules)
     return replace(mode, all_required=False, closed_objects=False) if for_returns else mode

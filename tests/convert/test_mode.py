@@ -32,10 +32,10 @@ def test_every_profile_mode_reads_back_as_its_settings(target: str, key: str) ->
 
 @pytest.mark.parametrize("target,key", MODES)
 def test_a_mode_compiles_patterns_with_the_engines_its_provider_rules_name_for_it(target: str, key: str) -> None:
-    """``limits.pattern_dialects``: each rule documented or observed for this mode (all modes when it names
+    """The profile's ``pattern_dialect`` rules: each rule documented or observed for this mode (all modes when it names
     none), in profile order; the mode id says so, so two modes with other engines never share a walk."""
-    rules = [r for r in profile(target).limits.pattern_dialects
-             if r["confidence"] != "unclear" and key in r.get("modes", [key])]
+    rules = [r for r in profile(target).rules
+             if r["rule"] == "pattern_dialect" and r["confidence"] != "unclear" and key in r.get("modes", [key])]
     assert profile_mode(target, key).pattern_rules == tuple((r["id"], r["engine"]) for r in rules)
     assert all(r["id"] in profile(target).mode_ids[key] for r in rules)
 

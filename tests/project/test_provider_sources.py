@@ -33,9 +33,10 @@ def test_every_profile_source_can_be_opened() -> None:
     sections = _sections()
     for path in sorted((ROOT / "schemas" / "providers").glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
-        # The profile's own sources, then each limit's (`limits.<block>.source`; each rule's of a list of rules).
+        # The profile's own sources, each limit's (`limits.<block>.source`) and each of its rules'.
         blocks = [b for value in data["limits"].values() for b in (value if isinstance(value, list) else [value])]
-        lists = [data["sources"], *(block["source"] for block in blocks)]
+        rules = data.get("rules", [])
+        lists = [data["sources"], *(block["source"] for block in blocks), *(rule["source"] for rule in rules)]
         for sources in lists:
             assert any(SOURCE_FORMS.fullmatch(s) for s in sources), f"{path.name}: no URL or repository source"
         for source in (s for sources in lists for s in sources):
