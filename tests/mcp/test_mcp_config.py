@@ -245,16 +245,16 @@ def test_registry_servers_in_one_vscode_file(tmp_path: Path) -> None:
     done = toolcast("check", "--timeout", TIMEOUT, "--cost", "--mcp-config", str(config), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
+    # With no target named, each provider in its best form: fetch keeps its `minLength` warning (what
+    # tests/mcp/test_real_servers.py finds for it alone), server-everything and git none.
     assert {line.split(": TC")[0] for line in lines if ": TC" in line} == {
-        "mcp:fetch/fetch#/inputSchema/properties/url/format", "mcp:fetch/fetch#/inputSchema/properties/url/minLength",
-        "mcp:everything/get-structured-content#/outputSchema/additionalProperties",
-        "mcp:everything/gzip-file-as-resource#/inputSchema/properties/data/format"}
+        "mcp:fetch/fetch#/inputSchema/properties/url/minLength"}
     costs = [line for line in lines if "tokens per request" in line]
     assert [c.split(" tool(s)")[0] for c in costs] == ["mcp:git: 12", "mcp:fetch: 1", "mcp:everything: 13",
                                                        f"{config} (all servers, one request): 26"]
     assert done.stderr.strip().splitlines()[-1] == (
         f"26 tool(s) of 3 server(s) in {config} checked for VS Code (Copilot agent mode) (read as VS Code "
-        ".vscode/mcp.json; its host): 0 error(s), 4 other finding(s)")
+        f".vscode/mcp.json; its host): 0 error(s), {sum(': TC' in line for line in lines)} other finding(s)")
 
 
 def test_failure_messages_show_the_entry_as_written(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from live_cli import SDK_SERVER, TIMEOUT, check_json, key, toolcast, where
 from live_servers import free_port, sdk_http
+from toolcast.adapters.targets import TARGETS
 
 SERVER = "mcp:toolcast-test-server"
 RECURSION = (f"{SERVER}/count_nodes#/inputSchema/$defs/Node/properties/children/items/$ref")
@@ -17,7 +18,11 @@ RECURSION = (f"{SERVER}/count_nodes#/inputSchema/$defs/Node/properties/children/
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("sdk")
+    # Every form named: the Gemini `parameters` form's recursion finding is what these tests locate (with no
+    # target named, Gemini is judged in `parametersJsonSchema`, which keeps the recursive `$ref`).
+    folder = tmp_path_factory.mktemp("sdk")
+    (folder / "toolcast.toml").write_text(f"targets = {json.dumps(list(TARGETS))}\n", encoding="utf-8")
+    return folder
 
 
 @pytest.fixture(scope="module")

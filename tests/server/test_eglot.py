@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from toolcast.adapters.targets import TARGETS
 
 EMACS = shutil.which("emacs")
 ELPA = next((p.parent for p in Path("/usr/share/emacs/site-lisp/elpa").glob("eglot-*/eglot.el")), None)
@@ -36,6 +37,8 @@ def test_eglot_lists_one_rename_and_gets_a_plain_text_hover_that_agrees(tmp_path
     assert EMACS is not None and ELPA is not None
     src = tmp_path / "send.tool.json"
     src.write_text(TOOL, encoding="utf-8")
+    # Every form named: the `uri` format's losses below are those of OpenAI strict and Gemini's forms.
+    (tmp_path / "toolcast.toml").write_text(f"targets = {json.dumps(list(TARGETS))}\n", encoding="utf-8")
     exe = Path(sys.executable).parent / "toolcast"
     done = subprocess.run([EMACS, "--batch", "-Q", "-l", str(DRIVE), str(src)], capture_output=True, text=True,
                           timeout=180, cwd=tmp_path, env={"TOOLCAST_ELPA": str(ELPA.parent), "TOOLCAST_EXE": str(exe),

@@ -14,6 +14,7 @@ import pytest_lsp
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from session import read_code_actions_as_editors_do
+from toolcast.adapters.targets import TARGETS
 
 # Line 2 holds an emoji before the defect, so utf-16 and utf-8 columns differ.
 TEXT = (
@@ -85,6 +86,8 @@ def _open(client: LanguageClient, path: Path, text: str, version: int = 1) -> st
 
 async def test_diagnostics_with_codes_and_ranges_in_the_negotiated_encoding(client: LanguageClient,
                                                                             tmp_path: Path) -> None:
+    # Every form named (the folder's toolcast.toml): the `pattern` loss below is Gemini `parametersJsonSchema`'s.
+    (tmp_path / "toolcast.toml").write_text(f"targets = {json.dumps(list(TARGETS))}\n", encoding="utf-8")
     uri = _open(client, tmp_path / "w.tool.json", TEXT)
     diags = await _diagnostics(client, uri)
     by_code = {d.code: d for d in diags}

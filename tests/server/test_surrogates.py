@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from raw_rpc import Raw
+from toolcast.adapters.targets import TARGETS
 from toolcast.server.lsp.protocol import message_bytes
 
 HIGH, LOW = "\ud800", "\udfff"
@@ -52,6 +53,8 @@ def _answer(raw: Raw, method: str, params: dict[str, Any]) -> Any:
 def test_a_document_with_lone_surrogates_gets_every_answer_in_utf8(raw: tuple[Raw, bool], tmp_path: Path,
                                                                   label: str) -> None:
     server, pull = raw
+    # Every form named: the folded `format` that quotes the surrogates back is a loss of a form not chosen by default.
+    (tmp_path / "toolcast.toml").write_text(f"targets = {json.dumps(list(TARGETS))}\n", encoding="utf-8")
     text = DOCUMENTS[label]
     uri = (tmp_path / f"{label}.tool.json").as_uri()
     doc = {"textDocument": {"uri": uri}}
