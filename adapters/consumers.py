@@ -72,6 +72,10 @@ PATTERN_ENGINES = ("python-re", "python-re-no-lookaround", "ecmascript", "ecmasc
 _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "draft": ("draft-07",), "mode": ("gemini-cli", "all"), "engine": PATTERN_ENGINES,
     "measure": ("depth", "max_items_sum", "enum_chars", "schema_chars", "property_count")})
+#: Rule kinds ``convert`` lowers when a provider's profile states them, documented or observed
+#: (``convert.profile_mode`` puts them in the mode): their losses are the findings (TC5xx), so the checks do not
+#: report the rule again.
+LOWERED_KINDS = ("enum_values", "integer_range", "pattern_dialect")
 #: The `enum` members an ``enum_values`` rule can forbid.
 ENUM_MEMBERS = ("empty_string", "null")
 #: A source is a docs URL, ``owner/repo#N`` (issue or pull request) or ``owner/repo@commit path``.

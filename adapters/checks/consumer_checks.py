@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import pointer as jp
 from ..consumers import (
+    LOWERED_KINDS,
     Consumer,
     ConsumerRule,
     UnknownConsumer,
@@ -81,16 +82,13 @@ def _family(model: str) -> Consumer | None:
         return None
 
 
-#: Rule kinds ``convert`` lowers when a provider states them (documented or observed): their losses are the
-#: findings (TC5xx), so the rule itself is not reported again.
-_LOWERED = ("enum_values", "integer_range", "pattern_dialect")
 
 
 def _provider(target: str) -> Consumer:
     """The provider's own rules (``consumers.provider_rules``) as a consumer of that one target, leaving out those
     ``convert`` lowers (one finding per fact)."""
     rules = tuple(replace(r, targets=r.targets or (target,)) for r in provider_rules(target)
-                  if not (r.kind in _LOWERED and r.confidence != "unclear"))
+                  if not (r.kind in LOWERED_KINDS and r.confidence != "unclear"))
     return Consumer(target, DISPLAY_NAMES.get(target, target), "provider", rules)
 
 

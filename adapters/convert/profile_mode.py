@@ -8,7 +8,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from ..consumers import ConsumerRule, forbidden_members, provider_pattern_rules, provider_rules
+from ..consumers import ConsumerRule, forbidden_members, provider_rules
 from ..mode_settings import Mode
 from ..providers import mode_pattern_rules, profile
 
@@ -17,9 +17,9 @@ from ..providers import mode_pattern_rules, profile
 def profile_mode(target: str, key: str, for_returns: bool = False) -> Mode:
     """Mode ``key`` of ``target``'s profile, built once; ``for_returns``: as applied to a tool's return value
     (never closed, nothing made required: the model does not write it)."""
+    # provider_rules validates every rule of the profile (a source, a confidence, the kind's settings); only
+    # those documented or observed change what is sent: an unclear one is never acted on.
     mode = _with_rules(Mode.of(profile(target).modes[key]), provider_rules(target))
-    # Only rules the profile documents or has observed change what is sent: an unclear one is never acted on.
-    provider_pattern_rules(target)  # validated: a rule without a source, an engine or a confidence is an error
     rules = mode_pattern_rules(profile(target).rules, key)
     if rules:
         mode = replace(mode, pattern_rules=rules)

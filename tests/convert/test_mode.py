@@ -88,3 +88,24 @@ def test_a_partial_settings_object_means_a_mode_that_changes_nothing_else() -> N
     assert mode.recursion and mode.ref_siblings and mode.root_composition and mode.enum == "any"
     assert not mode.reshapes and not mode.inlines_all()
 
+
+
+def test_every_rule_kind_the_checks_leave_to_convert_is_in_the_modes_of_its_provider() -> None:
+    """The checks skip a provider rule of a ``LOWERED_KINDS`` kind because convert lowers it: each such rule in a
+    profile must show in every mode of its target, or nothing would report it."""
+    from toolcast.adapters.consumers import LOWERED_KINDS, provider_rules
+    from toolcast.adapters.targets import TARGETS
+
+    seen = set()
+    for target in TARGETS:
+        for rule in provider_rules(target):
+            if rule.kind not in LOWERED_KINDS or rule.confidence == "unclear":
+                continue
+            for key in profile(target).modes:
+                mode = profile_mode(target, key)
+                held = {"enum_values": bool(mode.forbidden_members), "integer_range": mode.integer_range is not None,
+                        "pattern_dialect": rule.id in {r for r, _ in mode.pattern_rules}
+                        or key not in rule.settings.get("modes", (key,))}
+                assert held[rule.kind], (target, key, rule.id)
+            seen.add(rule.kind)
+    assert seen == set(LOWERED_KINDS)  # every kind has a shipped rule this test reads
