@@ -85,7 +85,9 @@
       ;; 2. A settings change: the user sets it and tells the server (M-x eglot-signal-didChangeConfiguration).
       (setq-local eglot-workspace-configuration '(:toolcast (:targets ["anthropic"])))
       (eglot-signal-didChangeConfiguration (eglot-current-server))
-      (unless (drive-wait (lambda () (equal (drive-codes) '("TC302")))) (error "settings not applied: %S" (drive-codes)))
+      ;; Wait for what the change changes (the export titles): the diagnostics were TC302 alone before it too.
+      (unless (drive-wait (lambda () (equal (drive-titles) '("Export to Anthropic"))))
+        (error "settings not applied: %S" (drive-titles)))
       (drive-put 'changed_diagnostics (vconcat (drive-diagnostics)))
       (drive-put 'changed_titles (vconcat (drive-titles)))
       ;; 3. The quick fix of TC302, asked for with Flymake's diagnostic under point as Eglot sends it.
