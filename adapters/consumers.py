@@ -49,6 +49,8 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "type_with_composition": {},
     # A whole-tool complexity budget: ``measure`` of the parameters at most ``max``.
     "budget": {"measure": (str,), "max": (int,)},
+    # The parameters are `type: "object"` without `properties`, sent as they are.
+    "root_properties": {},
 })
 _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),

@@ -36,6 +36,7 @@ from ..rules.codes import (
     CONSUMER_META_SCHEMA,
     CONSUMER_NAME_CHARS,
     CONSUMER_NAME_LENGTH,
+    CONSUMER_ROOT_PROPERTIES,
     CONSUMER_STRICT_KEYWORD,
     CONSUMER_STRICT_UNSUPPORTED,
     CONSUMER_TOOL_COUNT,
@@ -491,6 +492,14 @@ def _type_with_composition(who: Consumer, rule: ConsumerRule, params: dict[str, 
     return _per_node(params, found)
 
 
+def _root_properties(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
+    if params.get("type") != "object" or "properties" in params:
+        return []
+    return [_raw(CONSUMER_ROOT_PROPERTIES, who.name, rule,
+                 f"{who.display_name}: the parameters are an object without `properties`, sent as written",
+                 jp.join(ptr, "properties"), "missing", target=_first(rule.targets))]
+
+
 def measure(name: str, params: dict[str, Any]) -> int:
     """A complexity ``budget``'s measure of a parameters schema (``consumers`` lists the names)."""
     nodes = list(subschemas(params))
@@ -530,7 +539,7 @@ _SCHEMA_RULES: Mapping[str, Any] = MappingProxyType({
     "keywords": _keywords, "description_length": _description_length, "type_list": _type_list,
     "pattern_dialect": _pattern_dialect,
     "enum_values": _enum_values, "integer_range": _integer_range, "type_with_composition": _type_with_composition,
-    "budget": _budget})
+    "budget": _budget, "root_properties": _root_properties})
 
 
 def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targets: Sequence[str]) -> bool:

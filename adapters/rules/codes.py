@@ -1038,6 +1038,21 @@ CONSUMER_TYPE_LIST = _rule(
     '{"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}}',
 )
 
+CONSUMER_ROOT_PROPERTIES = _rule(
+    "TC924",
+    "consumer-root-properties",
+    E,
+    "A tool's parameters are an object without `properties`, which a selected host sends as it is to a model that "
+    "rejects it.",
+    "OpenAI refuses a tool whose parameters are `{\"type\": \"object\"}` alone: `Invalid schema for function "
+    "'...': In context=(), object schema missing properties.` GitHub Copilot CLI passes an MCP tool with no "
+    "arguments that way to GPT models, and every prompt fails (github/copilot-cli#2223, github/copilot-cli#1825); "
+    "Codex rejected such tools too (nnemirovsky/iwdp-mcp#3). `toolcast convert` adds `properties: {}` for OpenAI "
+    "(TC108); a host does not. " + _CONSUMER_WHY,
+    '{"type": "object"}',
+    '{"type": "object", "properties": {}}',
+)
+
 # --- TC9xx: request budgets (configured in toolcast.toml) -------------------------------------------------
 TOKEN_BUDGET = _rule(
     "TC930",

@@ -14,6 +14,7 @@ from toolcast.adapters.rules.codes import (
     CONSUMER_ARRAY_ITEMS,
     CONSUMER_META_SCHEMA,
     CONSUMER_NAME_LENGTH,
+    CONSUMER_ROOT_PROPERTIES,
     CONSUMER_STRICT_KEYWORD,
     CONSUMER_STRICT_UNSUPPORTED,
     CONSUMER_TOOL_COUNT,
@@ -284,3 +285,19 @@ def test_a_gemini_openapi_schema_is_not_judged_by_hosts_as_json_schema() -> None
     tool = {"functionDeclarations": [{"name": "lookup", "description": "Look up.", "parameters": {
         "type": "OBJECT", "properties": {"tags": {"type": "ARRAY", "items": {"type": "STRING"}}}}}]}
     assert not _codes(_check(tool, consumers=("vscode", "gemini-cli")), "TC90")
+
+
+def test_copilot_cli_sends_a_no_argument_tool_without_properties_to_gpt() -> None:
+    """github/copilot-cli#1825: "Invalid schema for function 'ai-game-developer-assets-prefab-save': In context=(),
+    object schema missing properties." for `{"type": "object", "additionalProperties": false}`; Claude models accept
+    it, and toolcast's own conversion for OpenAI adds `properties: {}` (only TC108's warning without a host)."""
+    tool = {"name": "assets-prefab-save", "description": "Save the prefab.",
+            "inputSchema": {"type": "object", "additionalProperties": False}}
+    found = [f for f in _check(tool, consumers=("copilot-cli",), targets=("openai",))
+             if f.code == CONSUMER_ROOT_PROPERTIES]
+    assert [(f.pointer, f.severity) for f in found] == [("/inputSchema/properties", Severity.ERROR)]
+    assert "object schema missing properties" in found[0].message and "github/copilot-cli#1825" in found[0].message
+    assert not _codes(_check(tool, consumers=("copilot-cli",), targets=("anthropic",)), "TC924")  # Claude: fine
+    assert not _codes(_check(tool, targets=("openai",)), "TC924")  # no host: toolcast's conversion adds it
+    with_properties = {**tool, "inputSchema": {**tool["inputSchema"], "properties": {}}}
+    assert not _codes(_check(with_properties, consumers=("copilot-cli",), targets=("openai",)), "TC924")
