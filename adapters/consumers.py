@@ -51,6 +51,10 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "budget": {"measure": (str,), "max": (int,)},
     # The parameters are `type: "object"` without `properties`, sent as they are.
     "root_properties": {},
+    # What a host does with a tool name two of its servers list (TC206): ``renamed`` "all" (every server's tool
+    # is named ``format``, so none clash) or "later" (the first server's keeps the name, the later ones' are
+    # named ``format``).
+    "duplicate_names": {"renamed": (str,), "format": (str,)},
 })
 _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "max_tools": frozenset({"max"}), "name_length": frozenset({"max", "format"}), "meta_schema": frozenset({"draft"}),
@@ -59,7 +63,7 @@ _REQUIRED: Mapping[str, frozenset[str]] = MappingProxyType({
     "description_length": frozenset({"max"}), "type_list": frozenset({"containing"}),
     "pattern_dialect": frozenset({"engine"}),
     "enum_values": frozenset({"members"}), "integer_range": frozenset({"min", "max"}),
-    "budget": frozenset({"measure", "max"}),
+    "budget": frozenset({"measure", "max"}), "duplicate_names": frozenset({"renamed", "format"}),
 })
 _COMMON: Mapping[str, tuple[type, ...]] = MappingProxyType({
     "id": (str,), "rule": (str,), "effect": (str,), "message": (str,), "source": (list,), "confidence": (str,),
@@ -73,7 +77,8 @@ PATTERN_ENGINES = ("python-re", "python-re-no-lookaround", "ecmascript", "ecmasc
                    "anchored")
 _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "draft": ("draft-07",), "mode": ("gemini-cli", "all"), "engine": PATTERN_ENGINES,
-    "measure": ("depth", "max_items_sum", "enum_chars", "schema_chars", "property_count")})
+    "measure": ("depth", "max_items_sum", "enum_chars", "schema_chars", "property_count"),
+    "renamed": ("all", "later")})
 #: Rule kinds ``convert`` lowers when a provider's profile states them, documented or observed
 #: (``convert.profile_mode`` puts them in the mode): their losses are the findings (TC5xx), so the checks do not
 #: report the rule again.
@@ -170,9 +175,12 @@ def parse_rule(data: Any, where: str) -> ConsumerRule:
               f"`members` must list some of {list(ENUM_MEMBERS)}")
     if kind == "integer_range":
         _need(data["min"] < data["max"], where, "`min` must be below `max`")
-    if kind in ("name_length", "name_chars"):
+    if kind in ("name_length", "name_chars", "duplicate_names"):
         _need("{tool}" in data["format"] and set(re.findall(r"{(\w*)}", data["format"])) <= {"server", "tool"},
               where, "`format` uses {server} and {tool}")
+    if kind == "duplicate_names":
+        _need("{server}" in data["format"], where, "`format` names the server (`{server}`): that is what tells "
+              "the two tools apart")
     if kind == "type_list":
         _need(bool(data["containing"]) and all(isinstance(t, str) for t in data["containing"]), where,
               "`containing` must list type names")

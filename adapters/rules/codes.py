@@ -354,9 +354,8 @@ DUPLICATE_NAME_ACROSS_SERVERS = _rule(
     "Two MCP servers that one host loads together list a tool of the same name.",
     "`toolcast check --mcp-config` checks every server of a host's configuration as one request. Hosts that "
     "prefix names with the server's (`mcp__<server>__<tool>`) still show the model two tools it must tell apart "
-    "by their descriptions alone; Gemini CLI gives the name to the first server and renames the later one's "
-    "`<server>__<tool>` (google-gemini/gemini-cli@009b0d84 docs/tools/mcp-server.md). The message names the "
-    "other servers.",
+    "by their descriptions alone. The message names the other servers and, for each host selected whose profile "
+    "says how it names such tools (its `duplicate_names` rule), what that host sends, with the rule's sources.",
     '// .vscode/mcp.json: servers "github" and "gitlab" both list\n{"name": "search_issues"}',
     '// give the tools distinct names, or leave one server out (Gemini CLI: `excludeTools`)\n'
     '{"name": "search_github_issues"}',

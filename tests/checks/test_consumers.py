@@ -120,6 +120,10 @@ def _rule_of(host: str, rule_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     ("copilot-cli", "gemini-nullable-items", lambda r: r.pop("confidence"), "missing settings ['confidence']"),
     ("vscode", "gpt4-keywords", lambda r: r.__setitem__("models", "gpt-4("), "`models` must be a regular"),
     ("vscode", "gpt4-keywords", lambda r: r.__setitem__("effect", "deleted"), "`effect` must be one of"),
+    ("gemini-cli", "duplicate-names", lambda r: r.__setitem__("renamed", "first"), "`renamed` must be one of"),
+    ("gemini-cli", "duplicate-names", lambda r: r.pop("renamed"), "missing settings ['renamed']"),
+    ("gemini-cli", "duplicate-names", lambda r: r.__setitem__("format", "mcp_{tool}"), "`format` names the server"),
+    ("gemini-cli", "duplicate-names", lambda r: r.pop("source"), "missing settings ['source']"),
 ])
 def test_the_loader_rejects_a_host_rule_it_cannot_trust(host: str, rule_id: str, change: Any, said: str) -> None:
     data, rule = _rule_of(host, rule_id)
@@ -218,3 +222,16 @@ def test_value_rules_and_budgets_are_validated(rule: dict[str, Any], said: str) 
     base = {"id": "r", "effect": "rejected", "message": "m", "source": ["o/r#1"], "confidence": "observed"}
     with pytest.raises(c.ConsumerProfileError, match=re.escape(said)):
         c.parse_rule({**base, **rule}, "here")
+
+
+def test_a_host_that_keeps_the_first_servers_name_says_so_in_tc206() -> None:
+    """A ``duplicate_names`` rule with ``renamed: later`` (the first server keeps the bare name): TC206 names
+    that server and the form the later ones are renamed to, then quotes the rule and its sources."""
+    from toolcast.adapters.checks.servers import _host_does
+
+    rule = c.parse_rule({"id": "dup", "rule": "duplicate_names", "renamed": "later", "format": "{server}__{tool}",
+                         "effect": "renamed", "message": "first registration wins", "source": ["o/r#1"],
+                         "confidence": "documented"}, "here")
+    assert _host_does(c.consumer("gemini-cli"), rule, "ping", "local") == (
+        "Gemini CLI keeps it for 'local' and renames the others' to `<server>__ping`: first registration wins "
+        "[o/r#1 (documented)]")

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from live_cli import HERE, TIMEOUT, toolcast
 from live_servers import free_port, sdk_http
+from toolcast.adapters.consumers import consumer
 
 PY = sys.executable
 SDK = str(HERE / "sdk_server.py")
@@ -64,8 +65,11 @@ def test_vscode_two_servers_one_name_and_a_prompted_input(tmp_path: Path) -> Non
     assert "server 'secret': cannot be started: `${input:token}` is a value VS Code prompts for" in done.stderr
     dup = _codes_at(_records(done), "TC206")
     assert set(dup) == {f"mcp:{s}/{t}" for s in ("weather", "forecast") for t in SDK_TOOLS}
-    assert dup["mcp:weather/ping"] == "tool name 'ping' is also listed by server 'forecast'"
-    assert dup["mcp:forecast/ping"] == "tool name 'ping' is also listed by server 'weather'"
+    rule = next(r for r in consumer("vscode").rules if r.kind == "duplicate_names")
+    assert dup["mcp:weather/ping"] == ("tool name 'ping' is also listed by server 'forecast'; VS Code (Copilot "
+                                       f"agent mode) sends each server's as `mcp_<server>_ping`: {rule.message} "
+                                       f"[{rule.cite()}]")
+    assert dup["mcp:forecast/ping"].startswith("tool name 'ping' is also listed by server 'weather'; VS Code")
 
 
 def test_claude_code_prefix_with_the_entry_name_and_unset_variable(tmp_path: Path) -> None:
@@ -137,8 +141,11 @@ def test_gemini_cli_filters_transports_and_renames(tmp_path: Path) -> None:
     assert "server 'left-out' is not loaded by the host (listed in `mcp.excluded`); not checked" in done.stderr
     dup = _codes_at(_records(done), "TC206")
     assert set(dup) == {"mcp:local/ping", "mcp:local/get_weather", "mcp:remote/ping", "mcp:remote/get_weather"}
-    assert dup["mcp:remote/ping"] == ("tool name 'ping' is also listed by server 'local'; Gemini CLI keeps it "
-                                      "for 'local' and renames the others' to `<server>__ping`")
+    # What Gemini CLI does with the name is its profile's duplicate-names rule, quoted with its sources.
+    rule = next(r for r in consumer("gemini-cli").rules if r.kind == "duplicate_names")
+    assert dup["mcp:remote/ping"] == ("tool name 'ping' is also listed by server 'local'; Gemini CLI sends each "
+                                      f"server's as `mcp_<server>_ping`: {rule.message} [{rule.cite()}]")
+    assert dup["mcp:local/ping"].startswith("tool name 'ping' is also listed by server 'remote'; Gemini CLI sends")
 
 
 def test_claude_user_file_loads_the_project_entry(tmp_path: Path) -> None:
