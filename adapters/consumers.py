@@ -119,6 +119,18 @@ class ConsumerRule:
         """``source, source (confidence)`` for a finding's message."""
         return f"{', '.join(self.sources)} ({self.confidence})"
 
+    def holds_in(self, mode: str) -> bool:
+        """Whether the rule holds in a provider's ``mode``: always, unless its ``modes`` leave the mode out."""
+        return mode in self.settings.get("modes", (mode,))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule as JSON, in the profile's own words (``toolcast providers --format json``)."""
+        settings = {k: list(v) if isinstance(v, tuple) else v for k, v in self.settings.items()}
+        return {"id": self.id, "rule": self.kind, **settings, "effect": self.effect, "message": self.message,
+                "sources": list(self.sources), "confidence": self.confidence,
+                **({"targets": list(self.targets)} if self.targets else {}),
+                **({"models": self.models} if self.models is not None else {})}
+
 
 @dataclass(frozen=True)
 class Consumer:

@@ -45,7 +45,7 @@ BY_HAND: dict[str, tuple[str, ...]] = {
     "server/cli/mcp_common.py": ("tests/mcp/test_real_servers.py", "tests/mcp/test_failures.py"),
     "server/cli/host_config_check.py": ("tests/mcp/test_mcp_config.py",),
     "server/cli/messages_cmd.py": ("tests/messages/test_cli.py",),
-    "server/cli/providers_cmd.py": ("tests/cli/test_convert_cli.py",),
+    "server/cli/providers_cmd.py": ("tests/cli/test_providers_cli.py", "tests/cli/test_convert_cli.py"),
     "server/cli/serve_cmd.py": ("tests/server/test_launch.py", "tests/server/test_lifecycle.py"),
     "server/cli/snapshot_cmd.py": ("tests/mcp/test_real_servers.py",),
     "server/lsp/actions.py": ("tests/server/test_quick_fixes.py", "tests/server/test_export_notice.py",

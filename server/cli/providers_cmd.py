@@ -1,4 +1,5 @@
-"""``toolcast providers``: what each target keeps, lowers, folds, drops or rejects (from the profiles)."""
+"""``toolcast providers``: what each target keeps, lowers, folds, drops or rejects (from the profiles), and the
+provider's own rules that hold in each mode (its profile's ``rules``, with their sources and confidence)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import json
 from typing import Any
 
+from toolcast.adapters.consumers import ConsumerRule, provider_rules
 from toolcast.adapters.providers import capability_matrix
 
 _SPECIAL = ("$ref", "oneOf", "allOf", "const", "type arrays", "additionalProperties", "recursion", "formats")
@@ -21,8 +23,10 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     data = capability_matrix()
+    rules = {target: provider_rules(target) for target in data}
     if args.format == "json":
-        print(json.dumps(data, indent=2))
+        print(json.dumps({target: {mode: {**row, "rules": [r.to_dict() for r in rules[target] if r.holds_in(mode)]}
+                                   for mode, row in modes.items()} for target, modes in data.items()}, indent=2))
         return 0
     for target, modes in data.items():
         for mode, row in modes.items():
@@ -34,4 +38,14 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join(special))
             if others:
                 print("  not kept: " + ", ".join(f"{k} ({row[k]})" for k in others))
+            held = [r for r in rules[target] if r.holds_in(mode)]
+            if held:
+                print("  rules:\n" + "\n".join(_said(r) for r in held))
     return 0
+
+
+def _said(rule: ConsumerRule) -> str:
+    """``id (kind setting=value …; effect): message [sources (confidence)]``."""
+    what = [rule.kind, *(f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}"
+                         for k, v in rule.settings.items())]
+    return f"    {rule.id} ({' '.join(what)}; {rule.effect}): {rule.message} [{rule.cite()}]"

@@ -280,7 +280,10 @@ def test_targets_and_providers_say_what_toolcast_providers_prints() -> None:
     providers = toolcast.providers()
     assert list(providers) == list(table)
     for target, provider in providers.items():
-        assert provider.target == target and {m: dict(r) for m, r in provider.modes.items()} == table[target]
+        rows = {m: {k: v for k, v in row.items() if k != "rules"} for m, row in table[target].items()}
+        assert provider.target == target and {m: dict(r) for m, r in provider.modes.items()} == rows
+        assert {m: list(held) for m, held in provider.rules.items()} == {m: row["rules"]
+                                                                          for m, row in table[target].items()}
         assert provider.default_mode in provider.modes
         json.dumps(provider.to_dict())  # JSON-ready
     anthropic = providers["anthropic"]  # providers.md: Anthropic's name rule and no description limit
