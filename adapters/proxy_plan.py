@@ -33,6 +33,7 @@ from .errors import ToolcastError
 from .jsonvalue import copy_json
 from .loading import load_tools
 from .losses import Action, Loss
+from .mapped_call import CallProblem, MappedCall
 from .messages import ToolCall, argument_errors, to_canonical_call
 from .rules.codes import CONSUMER_NAME_CHARS
 from .targets import TargetOptions
@@ -104,16 +105,6 @@ class LeftOut:
 
 
 @dataclass(frozen=True)
-class MappedCall:
-    """A ``tools/call`` as the server takes it: its own ``name`` and ``arguments``; ``problems`` (pointer into
-    the arguments, message) is empty when the server's schema accepts them."""
-
-    name: str
-    arguments: dict[str, Any]
-    problems: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
 class Plan:
     target: str
     served: tuple[ServedTool, ...]
@@ -134,7 +125,8 @@ class Plan:
             return None
         wire = _wire_name(tool.conversion.output) or tool.original_name
         back, _ = to_canonical_call(ToolCall("proxy", wire, dict(arguments or {})), (tool.tool,), (tool.conversion,))
-        return MappedCall(tool.original_name, back.arguments, validate_arguments(tool.tool, back.arguments))
+        problems = validate_arguments(tool.tool, back.arguments)
+        return MappedCall("", tool.original_name, back.arguments, tuple(CallProblem(p, m) for p, m in problems))
 
     def tokens(self, costs: TokenCosts | None = None) -> int | None:
         """Estimated tokens of the served tools in one request to ``target`` (None: no tokenizer); counted when
@@ -378,5 +370,5 @@ def _with_full_hash(name: str, digest: str) -> str:
     return name[: max(len(name) - len(digest) - 1, 1)] + "_" + digest
 
 
-__all__ = ["HOST_DIALECTS", "LeftOut", "MappedCall", "Plan", "ProxySettings", "ProxySettingsError", "ServedTool",
+__all__ = ["HOST_DIALECTS", "LeftOut", "Plan", "ProxySettings", "ProxySettingsError", "ServedTool",
            "dialect", "lower_tools", "selection", "validate_arguments"]

@@ -4,42 +4,14 @@ the core's response reader and mapped by ``map_calls``, exactly as ``toolcast re
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from toolcast.adapters.errors import ConversionError
+from toolcast.adapters.mapped_call import CallProblem, MappedCall
 from toolcast.adapters.messages import RESPONSE_SOURCES, MessageFormatError, ToolCall, ToolSet, from_wire, map_calls
 
 from ._adapt import Adapted, AdaptedList
 from ._inputs import plain_json
-
-
-@dataclass(frozen=True)
-class CallProblem:
-    """Why a call's arguments would not be accepted by its tool: ``pointer`` is into the arguments."""
-
-    pointer: str
-    message: str
-
-
-@dataclass(frozen=True)
-class MappedCall:
-    """A tool call with the tool's own ``name`` (a name sanitised for the provider mapped back) and its
-    ``arguments`` as the tool's own parameters expect them (nulls strict mode forced taken out), validated:
-    ``problems`` is empty when the tool accepts them."""
-
-    id: str
-    name: str
-    arguments: dict[str, Any]
-    problems: tuple[CallProblem, ...]
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "arguments": self.arguments,
-                "problems": [{"pointer": p.pointer, "message": p.message} for p in self.problems]}
 
 
 def map_call_back(call: Any, tools: Adapted | AdaptedList | Iterable[Adapted], *,
@@ -105,3 +77,6 @@ def _as_response(call: Any, source: str) -> tuple[dict[str, Any], str]:
                                                                                              "/functionCall")
         return {"candidates": [{"content": {"parts": [part]}}]}, "/candidates/0/content/parts/0" + where
     return {"choices": [{"index": 0, "message": {"tool_calls": [call]}}]}, "/choices/0/message/tool_calls/0"
+
+
+__all__ = ["CallProblem", "MappedCall", "map_call_back"]

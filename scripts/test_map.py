@@ -30,7 +30,8 @@ PER_MODULE = 3
 #: servers, editors), and the tests of modules newer than the last measurement.
 BY_HAND: dict[str, tuple[str, ...]] = {
     "adapters/host_config.py": ("tests/mcp/test_host_config.py", "tests/mcp/test_mcp_config.py"),
-    "adapters/checks/servers.py": ("tests/mcp/test_mcp_config.py",),
+    "adapters/checks/servers.py": ("tests/mcp/test_mcp_config.py", "tests/checks/test_consumers.py"),
+    "adapters/mapped_call.py": ("tests/mcp/test_proxy_plan.py", "tests/api/test_api.py"),
     "adapters/convert/forms.py": ("tests/checks/test_chosen_forms.py", "tests/server/test_hover.py"),
     "adapters/checks/judged.py": ("tests/checks/test_chosen_forms.py", "tests/server/test_hover.py"),
     "server/exec_source.py": ("tests/cli/test_exec_tools.py",),

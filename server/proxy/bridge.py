@@ -146,9 +146,9 @@ async def call_upstream(state: ProxyState, upstream: ClientSession, host: Server
     if mapped is None:
         return _call_error(f"unknown tool {params.name!r}: not one of the tools this server serves")
     if mapped.problems:
-        found = "; ".join(f"{p or '/'}: {m}" for p, m in mapped.problems[:10])
+        found = "; ".join(f"{p.pointer or '/'}: {p.message}" for p in mapped.problems[:10])
         state.reporter.event("call_rejected", tool=params.name, server_tool=mapped.name,
-                             problems=[{"pointer": p, "message": m} for p, m in mapped.problems])
+                             problems=mapped.to_dict()["problems"])
         return _call_error(f"the arguments do not match the tool's schema, so the call was not sent: {found}")
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:

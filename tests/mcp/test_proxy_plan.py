@@ -76,7 +76,7 @@ def test_calls_are_mapped_back_and_validated_against_the_servers_schema() -> Non
     ok = plan.map_call(name, {"q": "ab", "limit": None})
     assert ok is not None and ok.problems == () and ok.arguments == {"q": "ab", "limit": None}
     bad = plan.map_call(name, {"q": "a"})  # the server's minLength: 2
-    assert bad is not None and [p for p, _ in bad.problems] == ["/q"]
+    assert bad is not None and [p.pointer for p in bad.problems] == ["/q"] and not bad.ok
     tree = next(t.name for t in plan.served if t.original_name == "tree")
     deep = {"root": {"label": "a", "children": [{"label": "b", "children": [{"label": "c"}]}]}}
     mapped = plan.map_call(tree, deep)
@@ -160,4 +160,16 @@ def test_formats_the_lowering_moved_to_the_description_are_still_asserted() -> N
     good = plan.map_call("open", {"url": "https://example.com/a", "at": "2026-11-28T10:00:00Z"})
     assert good is not None and good.problems == ()
     bad = plan.map_call("open", {"url": "example", "at": "tomorrow"})
-    assert bad is not None and sorted(p for p, _ in bad.problems) == ["/at", "/url"]
+    assert bad is not None and sorted(p.pointer for p in bad.problems) == ["/at", "/url"]
+
+
+def test_a_proxied_call_is_the_librarys_mapped_call() -> None:
+    """A call mapped back to the tool's own name and arguments, validated, has one record: the proxy's is
+    `toolcast.MappedCall` (an MCP `tools/call` has no call id of its own)."""
+    import toolcast
+
+    plan = lower_tools(TOOLS, GEMINI, "hostile")
+    name = next(t.name for t in plan.served if t.original_name == "lookup.by name")
+    bad = plan.map_call(name, {"q": "a"})
+    assert isinstance(bad, toolcast.MappedCall) and all(isinstance(p, toolcast.CallProblem) for p in bad.problems)
+    assert bad.to_dict()["id"] == "" and bad.to_dict()["problems"][0]["pointer"] == "/q"
