@@ -16,7 +16,7 @@ _WHERE_GIVEN = ("pattern",)
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("providers", help="print the capability matrix of every target")
+    p = sub.add_parser("providers", help="print what every target keeps and loses, and its rules in each mode")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
