@@ -80,8 +80,8 @@ def test_the_reported_version_is_the_installed_one() -> None:
 
 def test_the_version_imports_no_command() -> None:
     """``toolcast --version`` prints one line: it builds no parser, so it imports no command's module."""
-    code = ("import contextlib, io, sys\nfrom toolcast.server.cli import main\nout = io.StringIO()\n"
-            "with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n    main(['--version'])\n"
-            "assert out.getvalue() == f'toolcast {__import__(\"importlib.metadata\").metadata.version(\"toolcast\")}\\n'")
+    code = ("import contextlib, io\nfrom importlib.metadata import version\nfrom toolcast.server.cli import main\n"
+            "out = io.StringIO()\nwith contextlib.redirect_stdout(out):\n    assert main(['--version']) == 0\n"
+            "assert out.getvalue() == f'toolcast {version(\"toolcast\")}\\n', out.getvalue()")
     loaded = _modules_after(code)
     assert sorted(m for m in loaded if m.startswith("toolcast.server.cli.")) == []
