@@ -1,18 +1,18 @@
 """Every import written inside a function says why it is not at the top of its module: it is listed here, per
 module, with its reason. Two reasons hold:
 
-- ``lazy``: moving it to the top would load more modules on a start-up path (named in the reason). The paths:
-  the language server answering ``initialize``, ``toolcast check FILE``, ``toolcast --version``, registering a
-  command (``toolcast CMD --help`` and ``toolcast --help`` import only command modules), and ``import toolcast``
-  with its light names;
+- ``lazy``: moving it to the top would load more modules on the start-up path its reason names: the language
+  server answering ``initialize``, ``toolcast check FILE``, ``toolcast --version``, a command's registration
+  (``toolcast --help``, ``toolcast CMD --help``), or ``import toolcast`` with its light names;
 - ``optional``: the module belongs to an extra (``toolcast[mcp]``, ``[tokens]``, ``[tokens-fast]``,
   ``[dialects]``) that may be absent, so the importing module must load without it.
 
-Each lazy reason is measured: on the path it names, the statement run at its module's top would load modules
-that path does not. None is inside a function to break an import cycle: the package has no import loops, counting these
-(tests/project/test_architecture.py). A new import inside a function fails here, so its change decides: move it
-to the top, or list it with its reason. ``bench/bench_startup.py`` and ``tests/server/test_startup.py`` measure
-and guard the start-up paths themselves."""
+Each lazy reason is measured: on the path it names, the statement run at its module's top would load modules that
+path does not. None is inside a function to break an import cycle: the package has no import loops, counting
+these (tests/project/test_architecture.py). A new import inside a function fails here, so its change decides: move
+it to the top, or list it with its reason (``scripts/import_costs.py`` prints what moving each one would load on
+each path). ``bench/bench_startup.py``, ``bench/bench_cli_startup.py`` and ``tests/server/test_startup.py``
+measure and guard the start-up paths themselves."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import structure  # noqa: E402  (scripts/structure.py, found through the path above)
+import import_costs  # noqa: E402  (scripts/, found through the path above)
+import structure  # noqa: E402
 
 INITIALIZE = "lazy: the language server answers `initialize` without it"
 CHECK = "lazy: `toolcast check FILE` (and `toolcast.check`) of a small file with no findings does without it"
@@ -149,88 +150,21 @@ def test_the_imports_are_found_wherever_a_function_holds_them(tmp_path: Path) ->
     assert found == [("os.path", 11), ("toolcast.adapters.checks", 14), ("toolcast.adapters.up", 9)]
 
 
-#: A process that goes down one start-up path, then, for each statement read from stdin (a module and an import
-#: statement) whose module it has loaded, runs the statement in a fork and prints what it loaded that was not.
-_PROBE = r"""
-import contextlib, io, json, os, sys
-path, tool = sys.argv[1], sys.argv[2]
-
-def cli(*argv):
-    from toolcast.server.cli import main
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        with contextlib.suppress(SystemExit):
-            main(list(argv))
-
-if path == "initialize":
-    from toolcast.server.cli import build_parser
-    build_parser("serve")
-    import toolcast.server.lsp.app, toolcast.server.lsp.allocator
-elif path == "check":
-    cli("check", tool)
-elif path == "version":
-    cli("--version")
-elif path == "library":
-    import toolcast
-    toolcast.Finding
-elif path.startswith("register "):
-    from toolcast.server.cli import build_parser
-    build_parser(path.partition(" ")[2] or None)
-loaded = set(sys.modules)
-out = {}
-for key, (module, statement) in json.load(sys.stdin).items():
-    if module not in loaded:
-        continue
-    read, write = os.pipe()
-    if os.fork() == 0:
-        try:
-            exec(statement, {})
-            os.write(write, json.dumps(sorted(set(sys.modules) - loaded)).encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as answer:
-        out[key] = json.loads(answer.read() or "null")
-    os.wait()
-print(json.dumps(out))
-"""
-_PATHS = {INITIALIZE: ("initialize",), CHECK: ("check",), VERSION: ("version",), LIBRARY: ("library",),
-          REGISTER: tuple(f"register {command}" for command in
-                          ("", "serve", "check", "convert", "explain", "providers", "request", "snapshot", "proxy"))}
-
-
-def _statements() -> dict[str, tuple[str, str, str]]:
-    """'path:line' → (the importing module, the statement with its relative levels resolved, its reason)."""
-    import ast
-
-    out = {}
-    for module, path in structure.source_files():
-        rel = path.relative_to(ROOT).as_posix()
-        found = dict(((line, imported) for imported, line in structure.function_imports(module, path)))
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno in found:
-                imported = found[node.lineno]
-                names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in node.names)
-                statement = f"from {imported} import {names}" if isinstance(node, ast.ImportFrom) else f"import {names}"
-                out[f"{rel}:{node.lineno}"] = (module, statement, ALLOWED.get(rel, {}).get(imported, ""))
-    return out
-
 
 def test_each_lazy_import_keeps_its_start_up_path_lighter() -> None:
-    """What a lazy reason says is measured: on the start-up path it names, the statement, run at the top of its
-    module instead, would load modules that path does not (any command's registration, for REGISTER)."""
-    import json
-    import subprocess
-
-    tool = ROOT / "examples" / "get_weather.tool.json"  # one tool, no findings
-    statements = _statements()
-    lighter: dict[str, list[str]] = {}
-    for reason, paths in _PATHS.items():
-        asked = {key: (module, statement) for key, (module, statement, why) in statements.items() if why == reason}
-        for path in paths:
-            done = subprocess.run([sys.executable, "-c", _PROBE, path, str(tool)], input=json.dumps(asked),
-                                  capture_output=True, text=True, timeout=120, check=True)
-            for key, added in json.loads(done.stdout.splitlines()[-1]).items():
-                if added:
-                    lighter.setdefault(key, []).extend(added)
-    lazy = sorted(key for key, (_, _, why) in statements.items() if why.startswith("lazy"))
+    """What a lazy reason says is measured (scripts/import_costs.py): on the start-up path it names, the statement,
+    run at the top of its module instead, would load modules that path does not (any command's registration, for
+    REGISTER)."""
+    paths = {INITIALIZE: ("initialize",), CHECK: ("check",), VERSION: ("version",), LIBRARY: ("library",),
+             REGISTER: tuple(p for p in import_costs.PATHS if p.startswith("register"))}
+    statements = import_costs.statements()
+    reasons = {key: ALLOWED.get(key.split(":")[0], {}).get(imported, "")
+               for key, (_, imported, _) in statements.items()}
+    lighter = set()
+    for reason, names in paths.items():
+        asked = {key: (module, statement) for key, (module, _, statement) in statements.items()
+                 if reasons[key] == reason}
+        for path in names:
+            lighter |= {key for key, modules in import_costs.added(path, asked).items() if modules}
+    lazy = sorted(key for key, reason in reasons.items() if reason.startswith("lazy"))
     assert lazy and [key for key in lazy if key not in lighter] == []
