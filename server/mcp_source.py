@@ -110,7 +110,6 @@ def fetch_tools(source: McpSource, timeout: float = DEFAULT_TIMEOUT) -> ServerTo
 def _fetch_with_log(source: McpSource, timeout: float) -> ServerTools:
     import anyio
 
-
     # The server's stderr goes to a pipe whose last few KB are kept (a server may write without end);
     # everything the server started, however detached, is ended before the tail is read.
     with StderrTail() as errlog:

@@ -41,7 +41,6 @@ _BATCHES_PER_WORKER = 4
 
 
 def register(subparsers: Any) -> None:
-
     p = subparsers.add_parser("check", help="check tool files and folders, a live MCP server's tools, or tool "
                                             "executables (--schema); exit 1 when errors are found")
     p.add_argument(
@@ -230,6 +229,7 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
     """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
     with the command line's --target, --select and --ignore applied; and its problems."""
     from toolcast.adapters.checks import load_config
+
     targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
     cfg = _with_consumers(cfg, chosen)
@@ -292,7 +292,6 @@ def _lift_trailing_for(args: argparse.Namespace) -> None:
 def run_server(args: argparse.Namespace) -> int:
     """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
     from toolcast.adapters.checks import Analyzer, check_document, located_config, located_in
-
 
     if _bad_codes(args):
         return 2

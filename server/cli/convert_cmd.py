@@ -138,6 +138,7 @@ def _loaded_tools(args: argparse.Namespace, live: Any) -> tuple[str, ParsedDocum
     """The text, its parse and its tools (only ``--tool``'s when given); ToolcastError when the text is not
     JSON, holds a number beyond a double, or holds no such tool."""
     from toolcast.adapters.checks import Analyzer
+
     text = read_source(args.file) if live is None else live.text
     parsed = Analyzer().parse(text)  # this run's analyzer: the file is parsed once
     if parsed.errors:

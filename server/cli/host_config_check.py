@@ -238,7 +238,6 @@ def _request_findings(analyzer: Any, checked: list[_Checked], report: Any) -> li
 
 
 def _placed(server: _Checked, findings: list[Any], fmt: str) -> list[Any]:
-
     out = []
     for item in located_in(server.shown, server.text, findings, line_text=fmt == "human"):
         where, _inner = tool_location(server.shown[len("mcp:"):], item.finding.pointer, server.tools)

@@ -168,6 +168,7 @@ def _export_choices(ls: ToolcastServer, doc: Document, offer: _Offer) -> Iterato
     """(target, scope, tool index) of every export offered: the project's or the client's ``targets``
     only; the tool at the cursor before the whole file when the file holds several."""
     from toolcast.adapters.messages import REQUEST_TARGETS
+
     chosen = ls.config_for(doc).targets
     for target in (t_ for t_ in (REQUEST_TARGETS if offer.request else TARGETS) if t_ in chosen):
         if offer.under is not None and offer.tools > 1 and not offer.request:
