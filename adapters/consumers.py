@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import ToolcastError
+from .providers import profile
 from .targets import TARGETS
 
 CONFIDENCES = ("documented", "observed", "unclear")
@@ -380,8 +381,6 @@ class ProviderToolLimit:
 
 
 def provider_tool_limit(target: str) -> ProviderToolLimit | None:
-    from .providers import profile
-
     data = profile(target).limits.max_tools
     if data is None:
         return None
@@ -403,8 +402,6 @@ def provider_rules(target: str) -> tuple[ConsumerRule, ...]:
 
 @cache
 def _provider_rules(target: str) -> tuple[ConsumerRule, ...]:
-    from .providers import profile
-
     return validate_provider_rules(target, [_thawed(r) for r in profile(target).rules])
 
 

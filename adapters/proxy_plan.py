@@ -22,6 +22,8 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
+from jsonschema import FormatChecker
+
 from . import pointer as jp
 from .canonical import CanonicalTool
 from .checks.config import CheckConfig
@@ -36,7 +38,8 @@ from .losses import Action, Loss
 from .mapped_call import CallProblem, MappedCall
 from .messages import ToolCall, argument_errors, to_canonical_call
 from .rules.codes import CONSUMER_NAME_CHARS
-from .targets import TargetOptions
+from .schema import BoundedValidator, PatternTooCostly
+from .targets import TARGETS, TargetOptions
 
 #: The provider dialect a host's tools reach when no model is named: the provider of its default model.
 #: Hosts that let the user pick any model default to OpenAI's (non-strict) Chat dialect; naming the model
@@ -148,8 +151,6 @@ def validate_arguments(tool: CanonicalTool, arguments: dict[str, Any]) -> tuple[
     problems = argument_errors(tool, arguments)
     if problems or not _mentions_format(tool.parameters):
         return tuple(problems)
-    from .schema import BoundedValidator, PatternTooCostly
-
     try:  # bounded like the first pass: a pattern `re` would backtrack on for ever is met again here
         validator = BoundedValidator(tool.parameters, format_checker=_formats())
         found = [e for e in validator.iter_errors(arguments) if e.validator == "format"]
@@ -168,8 +169,6 @@ def _formats() -> Any:
     """A checker of the formats asserted, built per call (the core keeps no module state): jsonschema's own
     (without `regex`: a pattern a model sent is not compiled here) and `uri` / `date-time`, which jsonschema
     checks only with optional packages."""
-    from jsonschema import FormatChecker
-
     checker = FormatChecker([f for f in ("date", "email", "ipv4", "ipv6", "uuid") if f in FormatChecker.checkers])
 
     @checker.checks("uri", raises=ValueError)
@@ -211,8 +210,6 @@ def _family_of(model: str) -> bool:
 
 def dialect(settings: ProxySettings) -> str:
     """The provider dialect the tools are lowered for: forced, else the models', else the hosts'."""
-    from .targets import TARGETS
-
     if settings.target is not None:
         if settings.target not in TARGETS:
             raise ProxySettingsError(f"unknown target {settings.target!r}; known: {', '.join(TARGETS)}")

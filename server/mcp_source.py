@@ -20,13 +20,18 @@ The ``mcp`` package is an extra (``toolcast[mcp]``) and is imported only when a 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from typing import IO, TYPE_CHECKING, Any, cast
+
+from .descendants import ending_descendants
+from .stderr_tail import StderrTail
 
 if TYPE_CHECKING:
     from contextlib import AsyncExitStack
@@ -104,9 +109,6 @@ def fetch_tools(source: McpSource, timeout: float = DEFAULT_TIMEOUT) -> ServerTo
 
 def _fetch_with_log(source: McpSource, timeout: float) -> ServerTools:
     import anyio
-
-    from .descendants import ending_descendants
-    from .stderr_tail import StderrTail
 
     # The server's stderr goes to a pipe whose last few KB are kept (a server may write without end);
     # everything the server started, however detached, is ended before the tail is read.
@@ -188,8 +190,6 @@ def stderr_ending(lines: Sequence[str]) -> str:
 
 
 async def _fetch(source: McpSource, timeout: float, errlog: IO[bytes]) -> ServerTools:
-    import contextlib
-
     import anyio
     from mcp import ClientSession
     from mcp import types as mt
@@ -284,8 +284,6 @@ def _bad_message(exc: Exception) -> str:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("toolcast")
     except PackageNotFoundError:

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..consumers import UnknownConsumer, check_model, consumer
 from ..document.file_reading import UnreadableFile, read_text, special_file
 from ..rules.codes import (
     CONFIG_BAD_BUDGET,
@@ -363,8 +364,6 @@ def _budgets(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]
 def consumer_settings(data: Mapping[str, Any], source: str, problems: list[ConfigProblem]) -> dict[str, Any]:
     """``consumers``, ``models`` and ``server_name``; an unknown host or model is a TC703 problem naming the
     known ones, and is left out."""
-    from ..consumers import UnknownConsumer, check_model, consumer
-
     out: dict[str, Any] = {}
 
     def model(name: str) -> None:  # a model family's, or one the selected hosts let the user pick

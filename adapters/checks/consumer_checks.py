@@ -12,6 +12,8 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from jsonschema import Draft7Validator
+
 from .. import pointer as jp
 from ..consumers import (
     LOWERED_KINDS,
@@ -24,6 +26,10 @@ from ..consumers import (
     provider_rules,
     provider_tool_limit,
 )
+from ..convert import convert
+from ..convert.accept import field_of
+from ..errors import ToolcastError
+from ..loading import load_tools
 from ..mode_settings import INTEGER_BOUNDS
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
@@ -48,9 +54,11 @@ from ..rules.codes import (
     PROVIDER_TOOL_COUNT,
 )
 from ..rules.findings import Severity
+from ..schema.dialects import Refused, Unavailable, compiled, engine_label
 from ..schema.fast_meta import certainly_valid
 from ..schema.subschemas import BudgetExceeded, subschemas, types_of
 from .config import CheckConfig
+from .limit_checks import stated_for
 from .raw import Unplaced
 
 #: At most this many findings of one rule in one tool (a generated schema can repeat a fault many times).
@@ -192,11 +200,6 @@ def _sent_passes(who: Consumer, rule: ConsumerRule, value: Any, shape: str, conf
 def _converted_parameters(value: Any, shape: str, target: str, config: CheckConfig) -> Any:
     """The parameters of ``value`` as ``convert`` sends them to ``target`` ("absent" as ``False``), or None when
     the tool does not load or the conversion is refused (the loss findings say why)."""
-    from ..convert import convert
-    from ..convert.accept import field_of
-    from ..errors import ToolcastError
-    from ..loading import load_tools
-
     try:
         loaded = load_tools(value, shape if shape not in (None, "canonical") else None)
         conv = convert(loaded[0].tool, target, config.options_for(target)) if loaded else None
@@ -284,8 +287,6 @@ def _array_items(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr:
 
 def _draft07() -> Any:
     """A validator of schemas against the draft-07 meta-schema (cheap to build; no module-level cache)."""
-    from jsonschema import Draft7Validator
-
     return Draft7Validator(Draft7Validator.META_SCHEMA)
 
 
@@ -420,8 +421,6 @@ def _type_list(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: s
 def _pattern_dialect(who: Consumer, rule: ConsumerRule, params: dict[str, Any], ptr: str) -> list[Unplaced]:
     """Every ``pattern`` compiled with the engine the consumer uses: a refusal at the pattern, naming the engine
     and its message; an engine that could not be tried is said once, as information (never a guess)."""
-    from ..schema.dialects import Refused, Unavailable, compiled, engine_label
-
     engine = str(rule.settings["engine"])
     label = engine_label(engine)
     out: list[Unplaced] = []
@@ -547,8 +546,6 @@ def _asks_strict(value: dict[str, Any], name_ptr: str, config: CheckConfig, targ
     ``x-toolcast`` override states for the target (``convert.forms.stated_strict``), else its own flag
     (which clients such as litellm forward as it is). toolcast's own choice for OpenAI is not taken for
     another consumer's API."""
-    from .limit_checks import stated_for
-
     for target in targets:
         stated = stated_for(target, value, None, config.options_for(target))
         if stated is not None:

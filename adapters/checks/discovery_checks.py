@@ -9,8 +9,11 @@ from dataclasses import replace
 from typing import Any
 
 from .. import pointer as jp
+from ..convert import convert
 from ..convert.accept import root_problem
 from ..convert.walker import convert_types_root
+from ..errors import ToolcastError
+from ..loading import load_tools
 from ..rules.codes import (
     DESCRIPTION_MISSING,
     DESCRIPTION_NOT_STRING,
@@ -88,10 +91,6 @@ def check_parameters_root(ctx: ToolContext) -> None:
 def _refusing_targets(ctx: ToolContext) -> list[str]:
     """The configured targets ``convert`` refuses the tool for (a root some target reads as an object, as
     Gemini reads an object-or-null union, is an error for the others only)."""
-    from ..convert import convert
-    from ..errors import ToolcastError
-    from ..loading import load_tools
-
     try:
         loaded = load_tools(ctx.value, ctx.shape if ctx.shape != "canonical" else None)
     except (ToolcastError, ValueError, TypeError, KeyError):

@@ -1,6 +1,7 @@
 """The one way into the checks, for the CLI, the language server and the library: check one document, list its
-tools, or find names across documents. The engine is imported on the first check, so that making an
-``Analyzer`` (the checks' memory, passed as ``analyzer=``) costs the server's start nothing."""
+tools, or find names across documents. The package resolves these names on first use, so this module and the
+engine it imports load on the first check, and making an ``Analyzer`` (the checks' memory, passed as
+``analyzer=``) costs the server's start nothing."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..rules.findings import Finding
+from .analyzer import Analyzer
 from .collector import collector_paused
 from .config import CheckConfig
 from .document_report import DocumentReport
+from .engine import run_document, run_summary
 
 if TYPE_CHECKING:
     from ..document import ParsedDocument
-    from .analyzer import Analyzer
 
 
 def check_document(
@@ -32,9 +34,6 @@ def check_document(
     finishes the work (the language server shows the first tools of a very large file at once and the
     rest as they are done). ``parsed``: the parse of ``text`` when the caller holds it (the server's
     document store)."""
-    from .analyzer import Analyzer
-    from .engine import run_document
-
     with collector_paused():
         return run_document(text, path=path, config=config or CheckConfig(), budget=budget, parsed=parsed,
                             analyzer=analyzer or Analyzer())
@@ -45,9 +44,6 @@ def summarize_document(text: str, path: str | None = None, *, analyzer: Analyzer
     """The tools of a document and their names, without checking them: what duplicate-name checks
     across files need from files that are not open, or not checked yet (a fraction of the cost of
     ``check_document``). ``parsed``: the parse of ``text`` when the caller holds it."""
-    from .analyzer import Analyzer
-    from .engine import run_summary
-
     return run_summary(text, path, analyzer=analyzer or Analyzer(), parsed=parsed)
 
 

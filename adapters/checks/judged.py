@@ -8,14 +8,17 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from ..convert import convert
+from ..convert.forms import choose, named_strict, sent_strict
+from ..convert.shared import SharedLowering
 from ..errors import ToolcastError
+from ..loading import load_tools
+from ..providers import has_strict
 from ..targets import TargetOptions
 from .config import CheckConfig
 
 
 def _loaded(value: Any, shape: str | None) -> Any:
-    from ..loading import load_tools
-
     try:
         loaded = load_tools(value, shape if shape not in (None, "canonical") else None)
     except (ToolcastError, ValueError, TypeError, KeyError):
@@ -24,9 +27,6 @@ def _loaded(value: Any, shape: str | None) -> Any:
 
 
 def _converter() -> Any:
-    from ..convert import convert
-    from ..convert.shared import SharedLowering
-
     shared = SharedLowering()  # each distinct mode walked once; only the losses are read
 
     def converted(tool: Any, target: str, options: TargetOptions) -> Any:
@@ -38,8 +38,6 @@ def _converter() -> Any:
 def choices(value: Any, shape: str | None, config: CheckConfig) -> tuple[Any, ...] | None:
     """``convert.forms.Choice`` per provider (or per named target) for the tool object ``value``; None when it
     does not load (discovery findings say why)."""
-    from ..convert.forms import choose
-
     tool = _loaded(value, shape)
     if tool is None:
         return None
@@ -65,9 +63,6 @@ def judged_config(value: Any, shape: str | None, config: CheckConfig) -> CheckCo
 def sent_options(value: Any, shape: str | None, target: str, config: CheckConfig) -> TargetOptions:
     """The options ``target`` is sent with for this tool: the configured ones, with the strictness the user
     or the tool states, else the named target's default, else the chooser's (``convert.forms``)."""
-    from ..convert.forms import named_strict, sent_strict
-    from ..providers import has_strict
-
     options = config.options_for(target)
     if options.strict is not None or not has_strict(target):
         return options

@@ -7,7 +7,12 @@ import json
 from typing import Any
 
 from .. import pointer as jp
+from ..consumers import provider_pattern_rules
+from ..convert import convert
+from ..convert.accept import RULES
+from ..convert.shared import SharedLowering
 from ..errors import ToolcastError
+from ..loading import load_tools
 from ..losses import Action, Effect, Loss, is_strict_closure
 from ..providers import DISPLAY_NAMES
 from ..rules.codes import (
@@ -23,6 +28,7 @@ from ..rules.codes import (
 )
 from .config import CheckConfig
 from .edits import FixSpec, Op
+from .raw import Unplaced
 
 _EFFECT_CODES = {
     Effect.NEUTRAL: LOSS_NEUTRAL,
@@ -43,8 +49,6 @@ def loss_code(loss: Loss) -> str:
     if loss.action == Action.REJECTED:
         # The output's judge names its rule as the keyword (``convert.accept.RULES``); the walker's refusals
         # name a schema keyword.
-        from ..convert.accept import RULES
-
         return OUTPUT_REJECTED if loss.keyword in RULES else LOSS_REJECTED
     if is_strict_closure(loss):
         return LOSS_STRICT_CLOSURE
@@ -57,12 +61,6 @@ def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tupl
     """[(LoadedTool, Conversion)] for every configured target; empty when the tool does not load
     (discovery findings already say why). The losses are ``convert``'s own; the outputs are not meant
     to be sent (``convert.shared``)."""
-    # Imported here (the converter imports the checks' configuration); a failure to import is a bug
-    # to see, never a reason to report no losses.
-    from ..convert import convert
-    from ..convert.shared import SharedLowering
-    from ..loading import load_tools
-
     try:
         loaded = load_tools(value, shape if shape not in (None, "canonical") else None)
     except (ToolcastError, ValueError, TypeError, KeyError):
@@ -81,8 +79,6 @@ def conversions(value: Any, shape: str | None, config: CheckConfig) -> list[tupl
 def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[Any]:
     """One finding per lost keyword and kind of loss; targets that lose it the same way share it
     (``data["targets"]``), so eight targets do not put eight squiggles on one keyword."""
-    from .raw import Unplaced
-
     groups: dict[tuple[str, str, str], list[Loss]] = {}
     places: dict[str, str] = {}  # targets lose the same keywords: each pointer is placed once
     # Codes the configuration turns off are never made: TC501 alone (off unless selected) is most of an
@@ -132,8 +128,6 @@ def loss_findings(value: Any, shape: str | None, config: CheckConfig) -> list[An
 
 def _cite(loss: Loss) -> str:
     """`` [sources (confidence)]`` of the provider rule a loss names (among its profile's ``rules``)."""
-    from ..consumers import provider_pattern_rules
-
     rule = next((r for r in provider_pattern_rules(loss.target) if r.id == loss.rule), None)
     return f" [{rule.cite()}]" if rule is not None else ""
 

@@ -14,6 +14,10 @@ from dataclasses import replace
 from typing import Any
 
 from .. import pointer as jp
+from ..convert import convert
+from ..convert.accept import field_of, parameter_counts
+from ..errors import ToolcastError
+from ..loading import load_tools
 from ..schema.patterns import TOOL_SECONDS, pattern_time
 from .analyzer import Analyzer
 from .config import CheckConfig
@@ -108,11 +112,6 @@ def _run_checks(ctx: ToolContext) -> ToolResult:
 def _sent_counts(ctx: ToolContext) -> ParamCounts | None:
     """The optional and union-typed parameters of the schema Anthropic strict is sent (what its request limits,
     TC606 and TC607, count and ``convert_all`` refuses by), or None when the tool does not convert."""
-    from ..convert import convert
-    from ..convert.accept import field_of, parameter_counts
-    from ..errors import ToolcastError
-    from ..loading import load_tools
-
     try:
         loaded = load_tools(ctx.value, ctx.shape if ctx.shape != "canonical" else None)
         conv = convert(loaded[0].tool, "anthropic", ctx.config.options_for("anthropic")) if loaded else None

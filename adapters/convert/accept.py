@@ -11,13 +11,16 @@ violation becomes a ``rejected`` loss naming the rule and the place, so the chec
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import unquote
 
 from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from .. import pointer as jp
 from ..losses import Action, Effect, Loss
@@ -410,8 +413,6 @@ def _judge_meta(draft7: bool, schema: Any, doubt: bool) -> tuple[str, str] | Non
         return None
     if json_depth(schema, MAX_VALIDATION_DEPTH) > MAX_VALIDATION_DEPTH:
         return "", f"nested deeper than {MAX_VALIDATION_DEPTH} levels: toolcast cannot validate it"
-    from jsonschema.exceptions import best_match
-
     error = best_match(_validator(draft7).iter_errors(schema))
     if error is None:
         return None
@@ -443,8 +444,6 @@ def _refs(schema: dict[str, Any], nodes: list[tuple[Path, dict[str, Any]]], bad:
 
 
 def _unquote(fragment: str) -> str:
-    from urllib.parse import unquote
-
     return unquote(fragment)
 
 
@@ -603,8 +602,6 @@ def _types(node: dict[str, Any]) -> list[Any]:
 
 
 def _text(value: Any) -> str:
-    import json
-
     try:
         return json.dumps(value, ensure_ascii=False)[:80]
     except (TypeError, ValueError):

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from ..losses import Action, Effect
+from ..schema.dialects import engine_label
 from .keywords import ANNOTATIONS
 from .profile_mode import Mode
 
@@ -70,8 +71,6 @@ def json_text_said(target: str) -> LossWording:
 
 def pattern_said(engine: str, error: str, target: str) -> LossWording:
     """A ``pattern`` the target's regular-expression engine does not compile (``schema.dialects``)."""
-    from ..schema.dialects import engine_label
-
     return (Action.FOLDED, Effect.WIDENING, f"{target} compiles `pattern` with {engine_label(engine)}, which refuses "
             f"this one ({error}); stated in the description instead")
 

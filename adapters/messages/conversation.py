@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from ..canonical import CanonicalTool
 from ..errors import ToolcastError
+from ..loading import load_tools
 
 ThinkingLevel = Literal["none", "low", "medium", "high"]
 THINKING_LEVELS: tuple[ThinkingLevel, ...] = ("none", "low", "medium", "high")
@@ -248,8 +249,6 @@ def _content(value: Any, ptr: str) -> tuple[Block, ...]:
 
 def request_from_json(value: Any) -> Request:
     """The canonical request in a parsed ``*.request.json``; MessageFormatError names the pointer."""
-    from ..loading import load_tools
-
     _need(isinstance(value, dict), "", "a request must be an object")
     _need(isinstance(value.get("model"), str) and value["model"] != "", "/model", "`model` must be a non-empty string")
     system_value = value.get("system", [])

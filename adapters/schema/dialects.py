@@ -29,6 +29,9 @@ import re
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from importlib.util import find_spec
+from re import _constants as c  # type: ignore[attr-defined]
+from re import _parser  # type: ignore[attr-defined]
 from types import MappingProxyType
 from typing import Any
 
@@ -75,8 +78,6 @@ def _python_re(pattern: str) -> str | None:
 
 def _walk_parsed(parsed: Any) -> bool:
     """Whether ``re``'s parse of a pattern holds a lookahead or lookbehind at any depth."""
-    from re import _constants as c  # type: ignore[attr-defined]
-
     for op, arg in parsed:
         if op in (c.ASSERT, c.ASSERT_NOT):
             return True
@@ -94,8 +95,6 @@ def _python_re_no_lookaround(pattern: str) -> str | None:
     error = _python_re(pattern)
     if error is not None:
         return error
-    from re import _parser  # type: ignore[attr-defined]
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         parsed = _parser.parse(pattern)
@@ -163,8 +162,6 @@ def engine_label(engine: str) -> str:
 
 
 def _installed(module: str) -> bool:
-    from importlib.util import find_spec
-
     return find_spec(module) is not None
 
 

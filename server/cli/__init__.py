@@ -40,14 +40,18 @@ class _VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            ver = version("toolcast")
-        except PackageNotFoundError:  # running from a source tree
-            ver = "unknown"
-        parser._print_message(f"toolcast {ver}\n", sys.stdout)
+        parser._print_message(_version_line(), sys.stdout)
         parser.exit()
+
+
+def _version_line() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ver = version("toolcast")
+    except PackageNotFoundError:  # running from a source tree
+        ver = "unknown"
+    return f"toolcast {ver}\n"
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -90,9 +94,13 @@ def _safe_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _safe_streams()
+    argv = sys.argv[1:] if argv is None else argv
+    if list(argv[:1]) == ["--version"]:  # what the full parser would print, without importing every command to build it
+        sys.stdout.write(_version_line())
+        return 0
     from .mcp_common import split_command
 
-    own, server_command = split_command(sys.argv[1:] if argv is None else argv)
+    own, server_command = split_command(argv)
     parser = build_parser(_command_named(own))
     args = parser.parse_args(own)
     if server_command is not None:

@@ -12,12 +12,18 @@ to pay for them, see ``PARALLEL_MIN_BYTES``); the output is the same as one proc
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from toolcast.adapters.consumers import UnknownConsumer, check_model, consumer, model_family, sent_targets
+from toolcast.adapters.targets import TARGETS
+
+from .mcp_common import add_source_arguments, fetch_document, live_location, wants_server
 
 if TYPE_CHECKING:
     from toolcast.adapters.checks import CheckConfig
@@ -35,10 +41,6 @@ _BATCHES_PER_WORKER = 4
 
 
 def register(subparsers: Any) -> None:
-    from toolcast.adapters.targets import TARGETS
-
-    from .mcp_common import add_source_arguments
-
     p = subparsers.add_parser("check", help="check tool files and folders, a live MCP server's tools, or tool "
                                             "executables (--schema); exit 1 when errors are found")
     p.add_argument(
@@ -170,7 +172,6 @@ def _estimate_only(model: str, hosts: tuple[str, ...]) -> bool:
     """A provider's API model name (``gpt-4o``, ``claude-opus-4``) that no consumer rule takes (no model family)
     but the token estimates follow (its encoding, its constants): taken by ``--model`` for the estimates alone.
     With ``--for`` hosts named, ``--model`` is about them: a model none of them offers stays an error."""
-    from toolcast.adapters.consumers import UnknownConsumer, check_model
     from toolcast.adapters.cost import follows_model
 
     if hosts:
@@ -196,8 +197,6 @@ def _estimate_models(args: argparse.Namespace) -> tuple[str, ...]:
 
 def _bad_consumers(args: argparse.Namespace) -> bool:
     """An unknown --for or --model name: one line naming the known ones (exit 2)."""
-    from toolcast.adapters.consumers import UnknownConsumer, check_model, consumer
-
     names, models, server = _consumer_overrides(args)
     try:
         for name in names:
@@ -230,7 +229,6 @@ def _configured(folder: Path, args: argparse.Namespace | Overrides) -> tuple[Any
     """The configuration for files in ``folder`` (toolcast.toml / pyproject.toml found from there),
     with the command line's --target, --select and --ignore applied; and its problems."""
     from toolcast.adapters.checks import load_config
-    from toolcast.adapters.consumers import sent_targets
 
     targets, select, ignore, chosen = _overrides(args) if isinstance(args, argparse.Namespace) else args
     cfg, problems = load_config(folder)
@@ -252,8 +250,6 @@ def _bad_codes(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .mcp_common import wants_server
-
     if args.cost and args.format not in ("human", "json"):
         print(f"toolcast check: --cost is for the human and json formats, not {args.format}", file=sys.stderr)
         return 2
@@ -297,8 +293,6 @@ def run_server(args: argparse.Namespace) -> int:
     """Check the tools a live MCP server lists, exactly as a tool file holding them is checked."""
     from toolcast.adapters.checks import Analyzer, check_document, located_config, located_in
 
-    from .mcp_common import fetch_document, live_location
-
     if _bad_codes(args):
         return 2
     cfg, problems = _configured(Path.cwd(), args)
@@ -327,8 +321,6 @@ def run_server(args: argparse.Namespace) -> int:
 
 def _judged_by(cfg: Any) -> str:
     """`` for VS Code (…), Claude Code (server name 'x')``: who the consumer rules were those of."""
-    from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
-
     def shown(model: str) -> str:
         try:
             return f"{model} ({model_family(model).display_name})"
@@ -373,8 +365,6 @@ def _emit(located: list[Any], args: argparse.Namespace, summary: str, status: in
     from toolcast.adapters.checks import Severity, as_github, as_human, as_json, as_sarif, record
 
     if args.format == "json" and costs is not None and getattr(args, "cost", False):
-        import json
-
         from toolcast.adapters.cost import UNAVAILABLE, methods_dict
 
         targets = [c.target for c in costs[0][1].totals] if costs else []

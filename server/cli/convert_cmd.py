@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
 from toolcast.adapters.convert import Conversion, convert, convert_all
-from toolcast.adapters.document import LineIndex
+from toolcast.adapters.document import LineIndex, numbers_out_of_range
 from toolcast.adapters.errors import ToolcastError
 from toolcast.adapters.loading import LoadedTool, load_tools
 from toolcast.adapters.targets import SHAPES, TARGETS, TargetOptions
@@ -97,8 +98,6 @@ def _model_known(args: argparse.Namespace) -> bool:
     """``--model`` names a model toolcast knows (or is not given); an unknown one is said on stderr."""
     if args.model is None and args.consumer is None:
         return True
-    from toolcast.adapters.consumers import UnknownConsumer, consumer, model_family
-
     try:
         if args.model is not None:
             model_family(args.model)
@@ -139,7 +138,6 @@ def _loaded_tools(args: argparse.Namespace, live: Any) -> tuple[str, ParsedDocum
     """The text, its parse and its tools (only ``--tool``'s when given); ToolcastError when the text is not
     JSON, holds a number beyond a double, or holds no such tool."""
     from toolcast.adapters.checks import Analyzer
-    from toolcast.adapters.document import numbers_out_of_range
 
     text = read_source(args.file) if live is None else live.text
     parsed = Analyzer().parse(text)  # this run's analyzer: the file is parsed once

@@ -21,6 +21,39 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from toolcast.adapters import pointer as jp
+from toolcast.adapters.checks import (
+    REQUEST_CODES,
+    Analyzer,
+    Located,
+    check_document,
+    located_config,
+    located_in,
+    names_across_servers,
+)
+from toolcast.adapters.consumers import consumer, model_family
+from toolcast.adapters.document import UnreadableFile, read_text
+from toolcast.adapters.host_config import (
+    LAYOUTS,
+    Context,
+    HostConfigError,
+    layout_named,
+    layout_of,
+    read_host_config,
+    workspace_folder,
+)
+from toolcast.server.mcp_source import (
+    DEFAULT_TIMEOUT,
+    McpSource,
+    McpSourceError,
+    fetch_tools,
+    label,
+    render_document,
+    tools_document,
+)
+
+from .mcp_common import tool_location
+
 #: Servers started at once (each is a process, or a connection, and a thread here).
 _AT_ONCE = 4
 _NAME = "toolcast check"
@@ -66,9 +99,6 @@ class _Checked:
 
 
 def run_config(args: argparse.Namespace, steps: CheckSteps) -> int:
-    from toolcast.adapters.checks import Analyzer, Located, located_config, names_across_servers
-    from toolcast.adapters.host_config import LAYOUTS, HostConfigError, layout_named, layout_of, read_host_config
-
     problem = usage_problem(args)
     if problem:
         print(f"{_NAME}: {problem}", file=sys.stderr)
@@ -126,8 +156,6 @@ def run_config(args: argparse.Namespace, steps: CheckSteps) -> int:
 
 def _read(path: Path) -> str | None:
     """The file's text, or None after one line on stderr (a device, a FIFO, too large, not UTF-8, ...)."""
-    from toolcast.adapters.document import UnreadableFile, read_text
-
     try:
         return read_text(path)
     except UnreadableFile as exc:
@@ -143,8 +171,6 @@ def _read(path: Path) -> str | None:
 
 
 def _context(path: Path, project: Path | None) -> Any:
-    from toolcast.adapters.host_config import Context, workspace_folder
-
     folder = str(project.resolve()) if project is not None else workspace_folder(str(path.resolve()))
     return Context(env=dict(os.environ), home=str(Path.home()), folder=folder, separator=os.sep)
 
@@ -159,8 +185,6 @@ def _fetch_all(entries: Any, timeout: float | None) -> list[Any]:
 
 
 def _fetch_one(entry: Any, timeout: float | None) -> Any:
-    from toolcast.server.mcp_source import DEFAULT_TIMEOUT, McpSource, McpSourceError, fetch_tools
-
     if entry.problem:
         return f"cannot be started: {entry.problem}"
     source = (McpSource(url=entry.url, headers=entry.headers, shown=entry.written) if entry.url
@@ -173,9 +197,6 @@ def _fetch_one(entry: Any, timeout: float | None) -> Any:
 
 def _check_server(analyzer: Any, entry: Any, found: Any, cfg: Any) -> _Checked:
     """The server's tools the host keeps, checked with the entry's name as the server name."""
-    from toolcast.adapters.checks import check_document
-    from toolcast.server.mcp_source import label, render_document, tools_document
-
     kept = [t for t in found.tools if entry.keeps(str(t.get("name", "")))]
     document = tools_document(kept)
     text = render_document(document)
@@ -185,24 +206,17 @@ def _check_server(analyzer: Any, entry: Any, found: Any, cfg: Any) -> _Checked:
 
 
 def _request_codes() -> frozenset[str]:
-    from toolcast.adapters.checks import REQUEST_CODES
-
     return REQUEST_CODES
 
 
 def _request(analyzer: Any, checked: list[_Checked], cfg: Any) -> tuple[str, Any]:
     """The tools of every server, in the file's order, as the one request the host sends; its report."""
-    from toolcast.adapters.checks import check_document
-    from toolcast.server.mcp_source import render_document
-
     text = render_document({"tools": [t for c in checked for t in c.tools]})
     return text, check_document(text, config=cfg, analyzer=analyzer)
 
 
 def _request_findings(analyzer: Any, checked: list[_Checked], report: Any) -> list[list[Any]]:
     """The request-level findings of the whole request, each moved to the server and tool it is on."""
-    from toolcast.adapters import pointer as jp
-
     starts = []
     at = 0
     for c in checked:
@@ -224,10 +238,6 @@ def _request_findings(analyzer: Any, checked: list[_Checked], report: Any) -> li
 
 
 def _placed(server: _Checked, findings: list[Any], fmt: str) -> list[Any]:
-    from toolcast.adapters.checks import located_in
-
-    from .mcp_common import tool_location
-
     out = []
     for item in located_in(server.shown, server.text, findings, line_text=fmt == "human"):
         where, _inner = tool_location(server.shown[len("mcp:"):], item.finding.pointer, server.tools)
@@ -236,8 +246,6 @@ def _placed(server: _Checked, findings: list[Any], fmt: str) -> list[Any]:
 
 
 def _hosts(cfg: Any) -> str:
-    from toolcast.adapters.consumers import consumer, model_family
-
     names = [consumer(n).display_name for n in cfg.consumers] + [f"{m} ({model_family(m).display_name})"
                                                                   for m in cfg.models]
     return ", ".join(names) or "no host"

@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 #: ``toolcast check --mcp -- CMD ARGS``: the words after ``--`` are the server command (or, after
@@ -136,8 +137,6 @@ def fetch_document(args: argparse.Namespace, command_name: str) -> LiveDocument 
 
 
 def _fetch_executables(args: argparse.Namespace, command_name: str) -> LiveDocument | None:
-    from pathlib import Path
-
     from toolcast.server.exec_source import (
         DEFAULT_TIMEOUT,
         ExecSourceError,

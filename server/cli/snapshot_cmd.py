@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .mcp_common import add_source_arguments, fetch_document, wants_server
+
 
 def register(sub: Any) -> None:
-    from .mcp_common import add_source_arguments
-
     p = sub.add_parser("snapshot", help="write a live MCP server's (or tool executables') tools as a tool file",
                        description="Write the tools an MCP server lists (tools/list), or that tool executables "
                                    "print for --schema, as a tool file that toolcast check and convert accept.")
@@ -24,8 +24,6 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .mcp_common import fetch_document, wants_server
-
     if not wants_server(args) and not args.mcp_command:
         print("toolcast snapshot: give a server: --mcp -- COMMAND [ARGS...] or --mcp-url URL; or tool executables: "
               "--exec -- COMMAND [ARGS...] or --exec-dir DIR", file=sys.stderr)

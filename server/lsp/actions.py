@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as t
 from toolcast.adapters.checks import is_request as is_request_value
+from toolcast.adapters.document import read_text
+from toolcast.adapters.errors import ToolcastError
+from toolcast.adapters.targets import TARGETS, export_file_name, source_stem
 
+from ..output import render, write_atomic
 from .documents import Document, uri_to_path
 from .export_place import destination, outside, tool_file_stem
 from .protocol import ErrorReply
@@ -38,9 +42,6 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
     """(file name, text) of the export — exactly what ``toolcast convert`` prints for the same input."""
     from toolcast.adapters.convert import convert, convert_all
     from toolcast.adapters.loading import load_tools
-    from toolcast.adapters.targets import export_file_name, source_stem
-
-    from ..output import render
 
     value = doc.parsed.value
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
@@ -66,8 +67,6 @@ def render_export(doc: Document, target: str, tool_index: int | None) -> tuple[s
 
 def export_name(doc: Document, target: str, tool_name: str | None) -> str:
     """The file name ``render_export`` gives, without converting anything."""
-    from toolcast.adapters.targets import export_file_name, source_stem
-
     path = doc.path or Path(doc.uri.rsplit("/", 1)[-1])
     stem = tool_file_stem(tool_name, target) if tool_name is not None else source_stem(path.name)
     return export_file_name(stem, target)
@@ -169,7 +168,6 @@ def _export_choices(ls: ToolcastServer, doc: Document, offer: _Offer) -> Iterato
     """(target, scope, tool index) of every export offered: the project's or the client's ``targets``
     only; the tool at the cursor before the whole file when the file holds several."""
     from toolcast.adapters.messages import REQUEST_TARGETS
-    from toolcast.adapters.targets import TARGETS
 
     chosen = ls.config_for(doc).targets
     for target in (t_ for t_ in (REQUEST_TARGETS if offer.request else TARGETS) if t_ in chosen):
@@ -238,9 +236,6 @@ def resolve_code_action(ls: ToolcastServer, action: t.CodeAction) -> t.CodeActio
     otherwise the answer is a ContentModified error (the action was listed for text the user no longer
     has: the client asks for code actions again). Without ``data`` there is nothing to resolve: the action comes
     back unchanged. Malformed ``data``: an InvalidParams error."""
-    from toolcast.adapters.errors import ToolcastError
-    from toolcast.adapters.targets import TARGETS
-
     data = action.data
     if data is None:
         return action  # nothing to resolve (a quick fix listed with its edit): the action as it is
@@ -273,10 +268,6 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
     """Arguments: uri, target, [tool index or null], [return the JSON instead of writing: true].
     Writes ``<stem>.<target>.json`` beside the file (never over an existing one), or returns the JSON.
     Wrong arguments or a file that cannot be exported: an error answer (``ErrorReply``), not a raise."""
-    from toolcast.adapters.document import read_text
-    from toolcast.adapters.errors import ToolcastError
-    from toolcast.adapters.targets import TARGETS
-
     if len(args) < 2 or not isinstance(args[0], str) or args[1] not in TARGETS:
         return ErrorReply("toolcast.export takes: uri, target[, tool index][, return json]")
     uri, target = args[0], args[1]
@@ -304,8 +295,6 @@ def export_command(ls: ToolcastServer, *args: Any) -> Any:
         return ErrorReply(f"toolcast.export: {refused}", -32603)
     if dest.exists():
         return ErrorReply(f"toolcast.export: {dest.name} exists; toolcast does not overwrite it", -32603)
-    from ..output import write_atomic
-
     try:
         write_atomic(dest, text, source=doc.path)
     except ToolcastError as exc:

@@ -23,7 +23,7 @@ from toolcast.adapters.checks import (
     conversions,
     loss_place,
 )
-from toolcast.adapters.cost import TokenCosts
+from toolcast.adapters.cost import UNAVAILABLE, TokenCosts, model_for
 from toolcast.adapters.document import ParsedDocument
 from toolcast.adapters.losses import Action, Loss
 from toolcast.adapters.providers import DISPLAY_NAMES
@@ -35,15 +35,11 @@ _ACTIONS = {Action.FOLDED: "folded into the description", Action.DROPPED: "dropp
 
 def cost_lines(costs: TokenCosts, value: Any, shape: str | None, config: CheckConfig) -> list[str]:
     """The tool's estimated tokens in each form it is judged in (as sent), and how they were counted."""
-    from toolcast.adapters.cost import UNAVAILABLE
-
     forms = [form for form in judged_forms(value, shape, config) if form.chosen]
     if not forms:
         return []
     if not costs.available:
         return [f"\nTokens: {UNAVAILABLE}"]
-    from toolcast.adapters.cost import model_for
-
     lines = ["\nTokens (estimate: the tool as toolcast converts it for the target, as sent, counted with the model "
              "family's encoding; '≈ cl100k': the provider's tokenizer is not public, an OpenAI encoding "
              "approximates it; each with its error on published pairs):"]

@@ -29,6 +29,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from lsprotocol import types as t
+from toolcast.adapters import pointer as jp
+from toolcast.adapters.document import read_text
+from toolcast.adapters.errors import ToolcastError
+from toolcast.server.output import plain_file_stem, write_atomic
+
+from .documents import uri_to_path
 
 COMMAND = "toolcast.checkMcpServer"
 _VARIABLE = re.compile(r"\$\{([^}]*)\}")
@@ -59,7 +65,6 @@ class Entry:
 def entries(text: str) -> list[Entry]:
     """The server entries of a configuration text (JSONC: VS Code's and Claude's files allow comments),
     in file order."""
-    from toolcast.adapters import pointer as jp
     from toolcast.adapters.document import parse
 
     parsed = parse(text, jsonc=True)
@@ -200,12 +205,7 @@ def register(server: Any) -> None:
 
 async def run_check(ls: Any, *args: Any) -> dict[str, Any]:
     from toolcast.adapters.checks import Severity, check_document, load_config
-    from toolcast.adapters.document import read_text
-    from toolcast.adapters.errors import ToolcastError
     from toolcast.server.mcp_source import McpSourceError, fetch_tools, label, render_document, tools_document
-    from toolcast.server.output import plain_file_stem, write_atomic
-
-    from .documents import uri_to_path
 
     if untrusted(ls):  # a lens offered before, or a client that calls the command itself
         return _failed(ls, _UNTRUSTED)

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 from toolcast.adapters.checks import Analyzer  # light: no checks, no parser until first use
+from toolcast.adapters.document import UnreadableFile
 
 from .. import __version__
 from .allocator import release_free_memory
-from .diagnostics import RawJson
+from .diagnostics import RawJson, diagnostics_json
 from .protocol import ToolcastProtocol, run_io
 from .session import ClientSession
 
@@ -217,8 +218,6 @@ class ToolcastServer(LanguageServer):
         """Read a closed tool file into the workspace index (or drop it when it cannot be read) and return
         what was kept. A device, FIFO, socket or over-large file under a tool file's name is skipped and
         named in the log."""
-        from toolcast.adapters.document import UnreadableFile
-
         from .workspace import index_file
 
         try:
@@ -301,8 +300,6 @@ class ToolcastServer(LanguageServer):
 
     def diagnostics_and_across(self, doc: Document) -> tuple[str, tuple[Finding, ...]]:
         """The JSON array of the document's diagnostics, and its findings across files (TC202) among them."""
-        from .diagnostics import diagnostics_json
-
         report = self.report(doc)
         if report is None:
             return "[]", ()

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolcast.adapters.checks import CheckConfig, DocumentReport, summarize_document, tool_files_under
-from toolcast.adapters.document import FileTooLarge, NotRegularFile, read_text
+from toolcast.adapters.document import FileTooLarge, LineIndex, NotRegularFile, read_text
 
 if TYPE_CHECKING:
     from toolcast.adapters.document import Encoding
@@ -36,8 +36,6 @@ class KnownPositions:
     __slots__ = ("_at",)
 
     def __init__(self, text: str, report: DocumentReport) -> None:
-        from toolcast.adapters.document import LineIndex
-
         offsets: set[int] = set()
         for tool in report.tools:
             offsets.update(tool.span)

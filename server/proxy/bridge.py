@@ -21,7 +21,10 @@ from typing import Any, cast
 
 import anyio
 import mcp_types as mt
+import uvicorn
 from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
@@ -222,12 +225,8 @@ def client_callbacks(state: ProxyState, relist: Job, spawn: Callable[[Job], None
 
 async def _connect(stack: contextlib.AsyncExitStack, source: McpSource, tail: StderrTail | None) -> tuple[Any, Any]:
     if source.url:
-        from mcp.client.streamable_http import streamable_http_client
-
         read, write = await stack.enter_async_context(streamable_http_client(source.url))
         return read, write
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
     assert tail is not None
     env = (dict(os.environ) if source.inherit_env else {}) | dict(source.env)
     params = StdioServerParameters(command=source.command[0], args=list(source.command[1:]), env=env, cwd=source.cwd)
@@ -317,8 +316,6 @@ async def _watch_server(tail: StderrTail, state: ProxyState, scope: anyio.Cancel
 async def _serve_http(server: Server[Any], listen: tuple[str, int], reporter: Reporter) -> None:
     """The SDK's streamable HTTP app for the same handlers, under uvicorn (which the ``mcp`` extra brings), until
     interrupted. Every session shares the one server connection (one host at a time is what the proxy is for)."""
-    import uvicorn
-
     host, port = listen
     config = uvicorn.Config(server.streamable_http_app(), host=host, port=port, log_level="warning",
                             lifespan="on")

@@ -16,6 +16,8 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
+from mcp.server.stdio import stdio_server
+
 
 class _Lines:
     """Lines of the host's stdin, as ``stdio_server`` iterates them."""
@@ -62,8 +64,6 @@ def _is_pipe(fd: int) -> bool:
 @contextlib.asynccontextmanager
 async def host_streams() -> AsyncIterator[tuple[Any, Any]]:
     """The SDK's ``stdio_server`` over the host's pipes (its own thread-backed streams when they are not pipes)."""
-    from mcp.server.stdio import stdio_server
-
     if not (_is_pipe(0) and _is_pipe(1)):
         async with stdio_server() as streams:
             yield streams

@@ -9,6 +9,8 @@ import sys
 import threading
 from typing import IO
 
+from toolcast.server.mcp_source import stderr_ending
+
 _KEEP_LINES, _LINE_CHARS = 4, 300
 
 
@@ -63,8 +65,6 @@ class StderrTail:
 
     def tail(self) -> str:
         """``; its stderr ends: …`` with the last lines, or nothing when the server wrote none."""
-        from toolcast.server.mcp_source import stderr_ending
-
         return stderr_ending(list(self._lines))
 
     def close(self) -> None:

@@ -76,3 +76,12 @@ def test_each_command_is_registered_by_the_module_named_for_it() -> None:
 
 def test_the_reported_version_is_the_installed_one() -> None:
     assert toolcast.server.__version__ == version("toolcast")
+
+
+def test_the_version_imports_no_command() -> None:
+    """``toolcast --version`` prints one line: it builds no parser, so it imports no command's module."""
+    code = ("import contextlib, io\nfrom importlib.metadata import version\nfrom toolcast.server.cli import main\n"
+            "out = io.StringIO()\nwith contextlib.redirect_stdout(out):\n    assert main(['--version']) == 0\n"
+            "assert out.getvalue() == f'toolcast {version(\"toolcast\")}\\n', out.getvalue()")
+    loaded = _modules_after(code)
+    assert sorted(m for m in loaded if m.startswith("toolcast.server.cli.")) == []
