@@ -192,8 +192,9 @@ def _typed_members(w: Walk, values: list[Any], type_: Any, kptr: str) -> tuple[l
     if not places:
         w.loss(kptr, "enum", values, *off_type_members_said(type_, rule[1], w.target), rule=rule[0])
         return [], []
+    allowed = set(places)
     for i, value in enumerate(values):
-        if i not in places:
+        if i not in allowed:
             w.loss(jp.join(kptr, i), "enum", value, *off_type_member_said(value, type_, rule[1], w.target),
                    rule=rule[0])
     return [values[i] for i in places], places
@@ -204,14 +205,14 @@ def _without_emptied(w: Walk, value: list[Any], branches: list[Any], kptr: str) 
     (anomalyco/opencode#46676: `link.any_of[0].enum[0]: cannot be empty`): such a branch stood for values that
     cannot be sent, so it is left out (narrowing) instead of refusing the tool, unless no branch but null is left."""
     places = [jp.join(kptr, i) for i, v in enumerate(value) if v is not _NEVER]
-    said = [w.losses.get((jp.join(place, "enum"), "enum")) or _NO_LOSS for place in places]
+    found = [w.losses.get((jp.join(place, "enum"), "enum")) or _NO_LOSS for place in places]
     emptied = {i for i, b in enumerate(branches)
-               if isinstance(b, dict) and b.get("enum") == [] and said[i].action == Action.REJECTED}
+               if isinstance(b, dict) and b.get("enum") == [] and found[i].action == Action.REJECTED}
     # A branch whose `type` refuses every member of its `enum` (``_typed_members`` folded it) matched nothing
     # as written: leaving it out changes nothing, whatever is left beside it.
     rule = w.mode.enum_type
     never = {i for i in range(len(branches))
-             if rule is not None and said[i].rule == rule[0] and said[i].action == Action.FOLDED}
+             if rule is not None and found[i].rule == rule[0] and found[i].action == Action.FOLDED}
     emptied |= never
     left = [b for i, b in enumerate(branches) if i not in emptied]
     if not emptied or not left or (emptied - never and all(is_null(b) for b in left)):
