@@ -17,6 +17,7 @@ from toolcast.adapters.consumers import provider_rules
 from toolcast.adapters.convert import convert
 from toolcast.adapters.loading import load_tools
 from toolcast.adapters.losses import Action, Effect
+from toolcast.adapters.rules.codes import LOSS_NEUTRAL
 from toolcast.adapters.rules.findings import Finding
 from toolcast.adapters.targets import TargetOptions
 
@@ -55,10 +56,12 @@ def test_gemini_types_an_untyped_string_enum_and_says_so_at_the_enum() -> None:
 
 
 def test_gemini_check_reports_the_loss_of_the_same_conversion() -> None:
-    found = [f for f in _check(_jetbrains_tool(), targets=("gemini",)) if f.pointer == "/inputSchema/properties"
-             "/truncateMode/enum" and f.target == "gemini"]
+    """A neutral rewrite is information (TC501, off unless selected), like every other convert does anyway."""
+    found = [f for f in _check(_jetbrains_tool(), targets=("gemini",), select=(LOSS_NEUTRAL,))
+             if f.pointer == "/inputSchema/properties/truncateMode/enum" and f.target == "gemini"]
     assert found, "check says nothing where convert lowered"
     assert "only allowed for STRING type" in found[0].message
+    assert [f.code for f in found] == [LOSS_NEUTRAL]  # a neutral rewrite, not a `pattern` the engine refuses
 
 
 def test_gemini_folds_an_untyped_enum_of_mixed_members_where_they_are() -> None:
@@ -149,9 +152,10 @@ def test_an_enum_its_type_refuses_entirely_is_stated_in_the_description(target: 
 
 
 def test_openai_strict_check_reports_the_loss_where_convert_has_it() -> None:
-    found = [f for f in _check(_oh_my_pi_tool(), targets=("openai-responses",))
+    found = [f for f in _check(_oh_my_pi_tool(), targets=("openai-responses",), select=(LOSS_NEUTRAL,))
              if f.pointer.startswith("/inputSchema/properties/mode/anyOf/1") and f.target == "openai-responses"]
     assert found, "check says nothing where convert left the branch out"
+    assert [f.code for f in found] == [LOSS_NEUTRAL]
 
 
 def test_the_rules_carry_their_sources() -> None:
