@@ -203,7 +203,9 @@ def _typed_members(w: Walk, values: list[Any], type_: Any, kptr: str) -> tuple[l
 def _without_emptied(w: Walk, value: list[Any], branches: list[Any], kptr: str) -> list[Any]:
     """The branches of an ``anyOf``/``oneOf`` less those whose `enum` held only members the target rejects
     (anomalyco/opencode#46676: `link.any_of[0].enum[0]: cannot be empty`): such a branch stood for values that
-    cannot be sent, so it is left out (narrowing) instead of refusing the tool, unless no branch but null is left."""
+    cannot be sent, so it is left out (narrowing) instead of refusing the tool, unless no branch but null is left;
+    and, under the provider's ``Mode.enum_type`` rule, those whose `type` refuses every member of their `enum`,
+    which never matched (neutral)."""
     places = [jp.join(kptr, i) for i, v in enumerate(value) if v is not _NEVER]
     found = [w.losses.get((jp.join(place, "enum"), "enum")) or _NO_LOSS for place in places]
     emptied = {i for i, b in enumerate(branches)
