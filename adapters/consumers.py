@@ -47,6 +47,9 @@ RULE_KINDS: Mapping[str, Mapping[str, tuple[type, ...]]] = MappingProxyType({
     # Values a consumer rejects: forbidden `enum` members, integers beyond a range, `type` beside a composition.
     "enum_values": {"members": (list,)},
     "integer_range": {"min": (int,), "max": (int,)},
+    # An `enum` member its node's `type` refuses (`untyped`: an `enum` on a node without `type` too; `modes`:
+    # only in these modes of a provider).
+    "enum_type": {"modes": (list,), "untyped": (bool,)},
     "type_with_composition": {},
     # A whole-tool complexity budget: ``measure`` of the parameters at most ``max``.
     "budget": {"measure": (str,), "max": (int,)},
@@ -83,7 +86,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 #: Rule kinds ``convert`` lowers when a provider's profile states them, documented or observed
 #: (``convert.profile_mode`` puts them in the mode): their losses are the findings (TC5xx), so the checks do not
 #: report the rule again.
-LOWERED_KINDS = ("enum_values", "integer_range", "pattern_dialect")
+LOWERED_KINDS = ("enum_values", "integer_range", "pattern_dialect", "enum_type")
 #: The `enum` members an ``enum_values`` rule can forbid.
 ENUM_MEMBERS = ("empty_string", "null")
 #: A source is a docs URL, ``owner/repo#N`` (issue or pull request) or ``owner/repo@commit path``.
@@ -180,7 +183,7 @@ def parse_rule(data: Any, where: str) -> ConsumerRule:
         _need(key not in data or data[key] in choices, where, f"`{key}` must be one of {list(choices)}")
     if kind in ("strict_keywords", "keywords"):
         _need(all(isinstance(k, str) for k in data["keywords"]), where, "`keywords` must be strings")
-    if kind == "pattern_dialect":
+    if kind in ("pattern_dialect", "enum_type"):
         _need(all(m in ("strict", "non_strict", "default") for m in data.get("modes", [])), where,
               "`modes` must name strict, non_strict or default")
     if kind == "enum_values":

@@ -40,7 +40,7 @@ class Loss:
     action: Action
     effect: Effect
     message: str
-    #: The id of the profile rule behind the loss, when one is (a provider's ``pattern_dialect`` rule).
+    #: The id of the profile rule behind the loss, when one is (a provider's ``pattern_dialect`` or ``enum_type`` rule).
     rule: str | None = None
 
     def to_dict(self) -> dict[str, Any]:

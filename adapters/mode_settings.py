@@ -73,6 +73,9 @@ class Mode:
     forbidden_members: Mapping[str, str] = field(default_factory=_none_forbidden, metadata=_DERIVED)
     #: The integers the provider takes as bounds (min, max) and why, or None for any.
     integer_range: tuple[int, int, str] | None = field(default=None, metadata=_DERIVED)
+    #: The provider's ``enum_type`` rule for this mode (rule id, why, whether a node without `type` breaks it):
+    #: an `enum` must sit beside a `type` that allows each member; None where the provider takes any `enum`.
+    enum_type: tuple[str, str, bool] | None = field(default=None, metadata=_DERIVED)
 
     @classmethod
     def of(cls, settings: Mapping[str, Any]) -> Mode:

@@ -52,7 +52,7 @@ def loss_code(loss: Loss) -> str:
         return OUTPUT_REJECTED if loss.keyword in RULES else LOSS_REJECTED
     if is_strict_closure(loss):
         return LOSS_STRICT_CLOSURE
-    if loss.rule is not None:  # a provider's `pattern_dialect` rule (the only rule a loss names)
+    if loss.rule is not None and loss.keyword == "pattern":  # a provider's `pattern_dialect` rule
         return PATTERN_DIALECT
     return _EFFECT_CODES.get(loss.effect, LOSS_WIDENING)
 

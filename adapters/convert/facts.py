@@ -23,7 +23,7 @@ from . import wording
 from .accept import OPENAI_STRICT_SCHEMA
 from .keywords import JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 from .lowered import Lowered
-from .nodes import kept_ref, no_arguments, with_null
+from .nodes import allows, kept_ref, no_arguments, type_names, with_null
 from .profile_mode import Mode
 from .wording import LossWording
 
@@ -54,6 +54,7 @@ class SchemaFacts:
     root_composition: bool       # the root has `anyOf`, `oneOf` or `allOf`
     too_big: bool                # deeper or larger than the scan looks
     members: frozenset[str] = frozenset()  # the `enum` members a provider rule may forbid (`""`, `null`)
+    untyped_enum: bool = False             # an `enum` on a node without `type`, or with a member its `type` refuses
     bounds: tuple[int, int] = (0, 0)       # the lowest and highest integer bound (``modes.INTEGER_BOUNDS``)
 
 
@@ -81,7 +82,8 @@ class _Census:
         self.schema = schema
         self.keywords: set[str] = set()
         self.flags = dict.fromkeys(("unknown", "dirty_type", "type_list", "draft4_exclusive", "tuple_items",
-                                    "one_branch", "array_without_items", "closed_missing", "foreign_refs"), False)
+                                    "one_branch", "array_without_items", "closed_missing", "foreign_refs",
+                                    "untyped_enum"), False)
         # Within OpenAI strict's limits (``accept.strict_sizes``), counted generously: nesting of any kind,
         # every property and enum value, the characters of names and values.
         self.deepest = self.props_total = self.enum_total = self.chars = 0
@@ -166,10 +168,20 @@ class _Census:
         if (t == "array" or (isinstance(t, list) and "array" in t)) and "items" not in node \
                 and "prefixItems" not in node:
             flags["array_without_items"] = True
+        values = node.get("enum")
+        if isinstance(values, list) and not _typed_enum(t, values):
+            flags["untyped_enum"] = True
         if node.get("additionalProperties") is False and isinstance(node.get("required"), list):
             props = node.get("properties", {})
             if not isinstance(props, dict) or any(isinstance(r, str) and r not in props for r in node["required"]):
                 flags["closed_missing"] = True
+
+
+def _typed_enum(type_: Any, values: list[Any]) -> bool:
+    """An `enum` beside a `type` of JSON Schema names that allows every member: one a provider's ``enum_type``
+    rule leaves alone (any other, the walker's ``_typed_members`` or ``_infer_type`` may lower)."""
+    names = type_names(type_)
+    return names is not None and all(allows(names, v) for v in values)
 
 
 def _root_ref(root: Any, ref: Any) -> bool:
@@ -224,6 +236,8 @@ def provider_rules_act(mode: Mode, facts: SchemaFacts) -> bool:
     """Whether the provider's rules the walker follows (``Mode.forbidden_members``, ``Mode.integer_range``)
     may drop something of this schema: then it is walked."""
     if facts.members & set(mode.forbidden_members):
+        return True
+    if mode.enum_type is not None and facts.untyped_enum:
         return True
     bounds = mode.integer_range
     return bounds is not None and (facts.bounds[0] < bounds[0] or facts.bounds[1] > bounds[1])

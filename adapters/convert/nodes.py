@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import pointer as jp
-from .keywords import ANNOTATIONS
+from .keywords import ANNOTATIONS, JSON_TYPES
 
 
 def no_arguments(schema: Mapping[str, Any], is_root: bool) -> bool:
@@ -45,3 +45,34 @@ def with_null(schema: Any) -> Any:
             return schema
         return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
     return {"anyOf": [schema, {"type": "null"}]}
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a JSON value (``integer`` for an int, ``number`` for a float)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else "null"
+
+
+def type_names(type_: Any) -> list[str] | None:
+    """A node's `type` as a list of JSON Schema type names, or None when it states none (or not only those)."""
+    names = [type_] if isinstance(type_, str) else type_
+    if not isinstance(names, list) or not names or not all(isinstance(t, str) and t in JSON_TYPES for t in names):
+        return None
+    return names
+
+
+def allows(kinds: list[str], value: Any) -> bool:
+    """Whether a `type` of these names allows ``value`` (an integer is a number; 2.0 is an integer)."""
+    kind = json_type(value)
+    if kind == "number" and isinstance(value, float) and value.is_integer():
+        kind = "integer"
+    return kind in kinds or (kind == "integer" and "number" in kinds)

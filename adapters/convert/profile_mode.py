@@ -20,6 +20,10 @@ def profile_mode(target: str, key: str, for_returns: bool = False) -> Mode:
     # provider_rules validates every rule of the profile (a source, a confidence, the kind's settings); only
     # those documented or observed change what is sent: an unclear one is never acted on.
     mode = _with_rules(Mode.of(profile(target).modes[key]), provider_rules(target))
+    typed = [r for r in provider_rules(target) if r.kind == "enum_type" and r.confidence != "unclear"
+             and key in r.settings.get("modes", (key,))]
+    if typed:
+        mode = replace(mode, enum_type=(typed[0].id, _why(typed[0]), bool(typed[0].settings.get("untyped"))))
     rules = mode_pattern_rules(profile(target).rules, key)
     if rules:
         mode = replace(mode, pattern_rules=rules)

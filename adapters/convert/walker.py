@@ -29,7 +29,7 @@ from ..losses import Action, Effect, Loss
 from ..schema.dialects import first_refusal
 from .keywords import ANNOTATIONS, JSON_TYPES, KNOWN, ONE_SCHEMA, SCHEMA_LIST, SCHEMA_MAP
 from .lowered import Lowered
-from .nodes import is_null, kept_ref, no_arguments, with_null
+from .nodes import allows, is_null, json_type, kept_ref, no_arguments, type_names, with_null
 from .profile_mode import Mode, as_mode
 from .wording import (
     bound_said,
@@ -43,9 +43,13 @@ from .wording import (
     map_closed_said,
     member_said,
     members_said,
+    never_branch_said,
+    off_type_member_said,
+    off_type_members_said,
     pattern_said,
     required_said,
     type_list_said,
+    untyped_enum_said,
 )
 
 MAX_DEPTH = 128
@@ -157,36 +161,72 @@ def _node(w: Walk, schema: Any, ptr: str, depth: int, is_root: bool = False) -> 
     return _finished(w, schema, out, folded, ptr, is_root)
 
 
-def _allowed_members(w: Walk, values: list[Any], kptr: str) -> list[Any]:
+def _allowed_members(w: Walk, values: list[Any], kptr: str, places: list[int] | None = None) -> list[Any]:
     """An `enum` without the members the target rejects (``Mode.forbidden_members``), each reported at its
-    place; an `enum` of nothing else cannot be sent."""
+    place (``places``: each value's index as written, when some were left out before); an `enum` of nothing
+    else cannot be sent."""
     kept = []
     for i, value in enumerate(values):
         why = w.mode.forbids(value)
         if why is None:
             kept.append(copy_json(value))
         else:
-            w.loss(jp.join(kptr, i), "enum", value, *member_said(value, why, w.target))
+            w.loss(jp.join(kptr, places[i] if places else i), "enum", value, *member_said(value, why, w.target))
     if not kept:
         w.loss(kptr, "enum", values, *members_said(w.target))
     return kept
 
 
+def _typed_members(w: Walk, values: list[Any], type_: Any, kptr: str) -> tuple[list[Any], list[int]]:
+    """The `enum` members the node's `type` allows, and their indices as written, where the provider rejects
+    the others (``Mode.enum_type``): such a member could never be sent, so leaving it out is neutral. With none
+    left the node accepts nothing: the `enum` is folded (a branch of a union is left out by ``_without_emptied``)."""
+    rule = w.mode.enum_type
+    kinds = type_names(type_)
+    if rule is None or kinds is None:
+        return values, list(range(len(values)))
+    places = [i for i, v in enumerate(values) if allows(kinds, v)]
+    if len(places) == len(values) or (places and w.mode.enum_refused([values[i] for i in places], {"type": type_})):
+        # Nothing to leave out, or the `enum` is folded whole anyway: as the mode folds it without this rule
+        return values, list(range(len(values)))
+    if not places:
+        w.loss(kptr, "enum", values, *off_type_members_said(type_, rule[1], w.target), rule=rule[0])
+        return [], []
+    allowed = set(places)
+    for i, value in enumerate(values):
+        if i not in allowed:
+            w.loss(jp.join(kptr, i), "enum", value, *off_type_member_said(value, type_, rule[1], w.target),
+                   rule=rule[0])
+    return [values[i] for i in places], places
+
+
 def _without_emptied(w: Walk, value: list[Any], branches: list[Any], kptr: str) -> list[Any]:
     """The branches of an ``anyOf``/``oneOf`` less those whose `enum` held only members the target rejects
     (anomalyco/opencode#46676: `link.any_of[0].enum[0]: cannot be empty`): such a branch stood for values that
-    cannot be sent, so it is left out (narrowing) instead of refusing the tool, unless no branch but null is left."""
+    cannot be sent, so it is left out (narrowing) instead of refusing the tool, unless no branch but null is left;
+    and, under the provider's ``Mode.enum_type`` rule, those whose `type` refuses every member of their `enum`,
+    which never matched (neutral)."""
     places = [jp.join(kptr, i) for i, v in enumerate(value) if v is not _NEVER]
-    emptied = {i for i, (place, b) in enumerate(zip(places, branches, strict=True))
-               if isinstance(b, dict) and b.get("enum") == [] and (w.losses.get((jp.join(place, "enum"), "enum"))
-                                                                    or _NO_LOSS).action == Action.REJECTED}
-    if not emptied or all(is_null(b) for i, b in enumerate(branches) if i not in emptied):
-        return branches  # nothing but null would be left: the `enum`'s own refusal stands
+    found = [w.losses.get((jp.join(place, "enum"), "enum")) or _NO_LOSS for place in places]
+    emptied = {i for i, b in enumerate(branches)
+               if isinstance(b, dict) and b.get("enum") == [] and found[i].action == Action.REJECTED}
+    # A branch whose `type` refuses every member of its `enum` (``_typed_members`` folded it) matched nothing
+    # as written: leaving it out changes nothing, whatever is left beside it.
+    rule = w.mode.enum_type
+    never = {i for i in range(len(branches))
+             if rule is not None and found[i].rule == rule[0] and found[i].action == Action.FOLDED}
+    emptied |= never
+    left = [b for i, b in enumerate(branches) if i not in emptied]
+    if not emptied or not left or (emptied - never and all(is_null(b) for b in left)):
+        return branches  # nothing (but null) would be left: the `enum`'s own refusal stands
     for i in sorted(emptied):
         where = jp.join(places[i], "enum")
-        w.losses[(where, "enum")] = Loss(w.target, where, "enum", w.losses[(where, "enum")].value,
-                                         *emptied_branch_said(w.target))
-    return [b for i, b in enumerate(branches) if i not in emptied]
+        if rule is not None and i in never:
+            said, cited = never_branch_said(branches[i].get("type"), rule[1], w.target), rule[0]
+        else:
+            said, cited = emptied_branch_said(w.target), None
+        w.losses[(where, "enum")] = Loss(w.target, where, "enum", w.losses[(where, "enum")].value, *said, cited)
+    return left
 
 
 _NO_LOSS = Loss("", "", "", None, Action.LOWERED, Effect.NEUTRAL, "")
@@ -269,7 +309,7 @@ def _finished(w: Walk, schema: dict[str, Any], out: dict[str, Any], folded: dict
     """The node's lowered keywords with the mode's structural rules applied and the folded ones stated."""
     mode = w.mode
     if mode.typed_nodes:
-        _infer_type(w, out, folded, ptr)
+        _infer_type(w, out, folded, ptr, "enum" in schema)
     _after(w, schema, out, folded, ptr, is_root)
     if folded:
         _state_folded(w, out, folded)
@@ -288,7 +328,7 @@ def _state_folded(w: Walk, out: dict[str, Any], folded: dict[str, Any]) -> None:
     """The folded keywords appended to the description, in the one format (module docstring)."""
     if w.mode.type_case and "type" not in out and "anyOf" not in out:
         # Gemini needs a type on every node: the folded values' own type is implied by the original.
-        kinds = {_json_type(v) for v in folded.get("enum", []) + ([folded["const"]] if "const" in folded else [])}
+        kinds = {json_type(v) for v in folded.get("enum", []) + ([folded["const"]] if "const" in folded else [])}
         if len(kinds) == 1:
             out["type"] = kinds.pop()
     text = json.dumps(folded, ensure_ascii=False, separators=(", ", ": "))
@@ -300,20 +340,6 @@ _DROP = object()
 #: A branch ``_distribute`` found can never match: walked past, so it is left out of the output while the
 #: branches after it keep their pointers. It means "nothing" should it ever be read (never mutated).
 _NEVER: dict[str, Any] = {"not": {}}
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object" if isinstance(value, dict) else "null"
 
 
 def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, depth: int,
@@ -331,7 +357,7 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         if not isinstance(value, list):
             return copy_json(value)
         branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value) if v is not _NEVER]
-        if key in ("anyOf", "oneOf") and mode.forbidden_members:
+        if key in ("anyOf", "oneOf") and (mode.forbidden_members or mode.enum_type is not None):
             branches = _without_emptied(w, value, branches, kptr)
         if key == "oneOf" and mode.one_of == "anyOf":
             w.loss(kptr, key, value, Action.LOWERED, Effect.WIDENING,
@@ -354,12 +380,18 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
         w.loss(kptr, key, value, Action.FOLDED, Effect.WIDENING,
                f"{w.target} cannot express this constant; stated in the description instead")
         return _DROP
+    places = None
+    if key == "enum" and mode.enum_type is not None and isinstance(value, list):
+        written, (value, places) = value, _typed_members(w, value, schema.get("type"), kptr)
+        if not value:  # stated in the description; a branch of a union is left out (``_without_emptied``)
+            folded["enum"] = written
+            return _DROP
     if key == "enum" and mode.enum_refused(value, schema):
         folded["enum"] = value
         w.loss(kptr, key, value, *enum_said(mode, w.target))
         return _DROP
     if key == "enum" and mode.forbidden_members and isinstance(value, list):
-        return _allowed_members(w, value, kptr)
+        return _allowed_members(w, value, kptr, places)
     if mode.bound_refused(key, value):
         w.loss(kptr, key, value, *bound_said(key, value, (mode.integer_range or (0, 0, ""))[2], w.target))
         return _DROP
@@ -920,17 +952,23 @@ _STRING_KEYS = ("pattern", "format", "minLength", "maxLength")
 _NUMBER_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 
 
-def _infer_type(w: Walk, out: dict[str, Any], folded: dict[str, Any], ptr: str) -> None:
-    """A node without ``type`` whose keywords say which type it is meant for gets that type."""
+def _infer_type(w: Walk, out: dict[str, Any], folded: dict[str, Any], ptr: str, written_enum: bool) -> None:
+    """A node without ``type`` whose keywords say which type it is meant for gets that type. ``written_enum``:
+    the author wrote its `enum` (where the provider refuses an `enum` without `type`, the loss is said there)."""
     if _typed(out):
         return
     values = out.get("enum", folded.get("enum", []))
     values = (values if isinstance(values, list) else []) + (
         [out["const"]] if "const" in out else [folded["const"]] if "const" in folded else [])
-    kinds = {_json_type(v) for v in values}
+    kinds = {json_type(v) for v in values}
     kind: str | None = None
     if values and len(kinds) == 1:
         out["type"] = kinds.pop()
+        rule = w.mode.enum_type
+        if rule is not None and rule[2] and written_enum and "enum" in out:
+            w.loss(jp.join(ptr, "enum"), "enum", None, *untyped_enum_said(out["type"], rule[1], w.target),
+                   rule=rule[0])
+            return
         w.loss(jp.join(ptr, "type"), "type", None, Action.LOWERED, Effect.NEUTRAL,
                f"{w.target} needs a `type` on every schema: `{out['type']}`, the type of its values, added")
         return

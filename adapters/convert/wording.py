@@ -93,3 +93,27 @@ def bound_said(key: str, value: int, why: str, target: str) -> LossWording:
 def emptied_branch_said(target: str) -> LossWording:
     return (Action.DROPPED, Effect.NARROWING,
             f"this branch only allows `enum` values {target} rejects: left out, the other branches kept")
+
+
+def off_type_member_said(value: Any, type_: Any, why: str, target: str) -> LossWording:
+    """An `enum` member its node's `type` refuses: it could never be sent, so leaving it out changes nothing."""
+    return (Action.LOWERED, Effect.NEUTRAL,
+            f"{target} rejects an `enum` member its `type` {json.dumps(type_)} refuses ({why}): "
+            f"{json.dumps(value)} could never be sent, left out")
+
+
+def off_type_members_said(type_: Any, why: str, target: str) -> LossWording:
+    return (Action.FOLDED, Effect.WIDENING,
+            f"no member of this `enum` is allowed by its `type` {json.dumps(type_)} (as written it accepts nothing), "
+            f"and {target} rejects it ({why}); stated in the description instead")
+
+
+def never_branch_said(type_: Any, why: str, target: str) -> LossWording:
+    return (Action.LOWERED, Effect.NEUTRAL,
+            f"this branch can never match (no member of its `enum` is allowed by its `type` {json.dumps(type_)}), "
+            f"and {target} rejects it ({why}): left out, the other branches kept")
+
+
+def untyped_enum_said(kind: str, why: str, target: str) -> LossWording:
+    return (Action.LOWERED, Effect.NEUTRAL,
+            f"{target} takes an `enum` only beside a `type` ({why}): `{kind}`, the type of every member, added")

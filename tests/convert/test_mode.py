@@ -105,6 +105,8 @@ def test_every_rule_kind_the_checks_leave_to_convert_is_in_the_modes_of_its_prov
                 mode = profile_mode(target, key)
                 held = {"enum_values": bool(mode.forbidden_members), "integer_range": mode.integer_range is not None,
                         "pattern_dialect": rule.id in {r for r, _ in mode.pattern_rules}
+                        or key not in rule.settings.get("modes", (key,)),
+                        "enum_type": (mode.enum_type or ("",))[0] == rule.id
                         or key not in rule.settings.get("modes", (key,))}
                 assert held[rule.kind], (target, key, rule.id)
             seen.add(rule.kind)

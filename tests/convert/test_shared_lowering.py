@@ -311,6 +311,20 @@ def test_a_targets_own_rules_are_not_shared_with_its_modes_twins(member: dict[st
     assert shared.walks == walks
 
 
+@pytest.mark.parametrize("member", [
+    {"type": "string", "enum": ["a", None]},                              # a member its type refuses
+    {"anyOf": [{"type": "string", "enum": ["A"]}, {"type": "null", "enum": ["A"]}]},  # a branch that never matches
+    {"type": "str", "enum": ["a", 1]},                                     # the same behind a dirty type name
+    {"enum": ["a", "b"]},                                                  # no type beside the `enum`
+])
+def test_the_enum_type_rule_is_walked_per_target_where_it_acts(member: dict[str, Any]) -> None:
+    """OpenAI Chat and Responses share a strict mode, but each cites its own sources for the `enum` members a
+    `type` refuses: where the rule may act, each walks apart (and the scan leaves it to the walker)."""
+    tool = CanonicalTool(name="t", description="d", parameters={**PLAIN, "properties": {"m": member}})
+    _same_as_convert(tool, TargetOptions(strict=True))
+    assert not _scan_is_the_walkers(tool.parameters, "openai", "strict")
+
+
 @pytest.mark.parametrize("outcome", ["scanned", "walked"])
 def test_a_scan_leaves_no_cycle_for_the_collector(outcome: str) -> None:
     """A check pauses the cycle collector, so whatever a scan leaves in a reference cycle lives until the

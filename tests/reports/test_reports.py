@@ -24,8 +24,6 @@ BY_ID = {c["id"]: c for c in CASES}
 
 # What toolcast does today with each case it does not solve (bench/reports.py prints the same).
 NOT_YET: dict[str, str] = {
-    "gemini-enum-on-untyped-node": "missed: an enum without a type is written for Gemini unreported",
-    "openai-responses-enum-on-null-branch": "missed: an enum on a null-typed branch is not flagged",
     "deepseek-regex-nested-class": "missed: patterns are not compiled in the target's regex dialect",
     "host-non-ecmascript-pattern": "missed: patterns are not compiled as ECMAScript",
     "host-pattern-invalid-with-u-flag": "missed: patterns are not compiled as ECMAScript with the u flag",
