@@ -37,11 +37,13 @@ def test_json_lists_each_modes_rules_with_sources_and_confidence() -> None:
             for rule, source in zip(shown, written, strict=True):
                 assert (rule["rule"], rule["effect"], rule["message"], rule["sources"], rule["confidence"]) == (
                     source["rule"], source["effect"], source["message"], source["source"], source["confidence"])
-    # Gemini's empty enum member, and OpenAI's lookaround rule only where it holds (strict mode).
+    # Gemini's empty enum member and untyped enum, and OpenAI's lookaround and enum-type rules only where they hold
+    # (strict mode).
     gemini = table["gemini"]["default"]["rules"]
-    assert [(r["id"], r["members"], r["confidence"]) for r in gemini] == [
-        ("enum-empty-string", ["empty_string"], "observed")]
-    assert {r["id"] for r in table["openai"]["strict"]["rules"]} == {"pattern-python-re", "pattern-lookaround"}
+    assert [(r["id"], r.get("members"), r["confidence"]) for r in gemini] == [
+        ("enum-empty-string", ["empty_string"], "observed"), ("enum-on-untyped-node", None, "observed")]
+    assert {r["id"] for r in table["openai"]["strict"]["rules"]} == {"pattern-python-re", "pattern-lookaround",
+                                                                      "enum-member-off-type"}
     assert [r["id"] for r in table["openai"]["non_strict"]["rules"]] == ["pattern-python-re"]
     assert table["anthropic"]["strict"]["rules"] == []
     assert table["gemini"]["default"]["const"] == "as enum"  # the keyword rows are still there
