@@ -202,3 +202,30 @@ def test_a_rule_whose_engine_is_not_installed_says_it_did_not_check(monkeypatch:
     assert found.severity == Severity.INFO
     assert "not checked" in found.message and "toolcast[dialects]" in found.message
 
+
+
+#: PayPal's MCP server: `@cfworker/json-schema` answers `Invalid regular expression: /^https\:\/\//u: Invalid escape`
+#: (langchain-ai/langchainjs#11351); a Python named group makes the MCP TypeScript SDK's listTools throw
+#: (anomalyco/opencode#35624).
+PAYPAL = r"^https\:\/\/"
+NAMED_GROUP = r"^(?P<workflow_id>[A-Za-z0-9_-]+)$"
+
+
+@needs_regress
+@pytest.mark.parametrize("pattern", [PAYPAL, NAMED_GROUP])
+def test_mcp_states_a_pattern_javascript_hosts_refuse_in_the_description(pattern: str) -> None:
+    """The MCP target's hosts compile patterns as ECMAScript with the u flag: convert states such a pattern in the
+    description (a widening loss citing the rule), check says so at the pattern, and other patterns are kept."""
+    tool = {"name": "create_invoice", "description": "d", "inputSchema": {"type": "object", "properties": {
+        "url": {"type": "string", "pattern": pattern}, "day": {"type": "string", "pattern": ORDINARY[1]}}}}
+    conv = convert(load_tools(tool)[0].tool, "mcp")
+    [loss] = [x for x in conv.losses if x.keyword == "pattern"]
+    assert loss.pointer == "/parameters/properties/url/pattern" and loss.effect.value == "widening"
+    assert "pattern" not in conv.output["inputSchema"]["properties"]["url"]
+    assert conv.output["inputSchema"]["properties"]["day"]["pattern"] == ORDINARY[1]
+    report = check_document(json.dumps(tool), config=CheckConfig(targets=("mcp",)))
+    [found] = [f for f in report.findings if f.code == PATTERN_DIALECT]
+    assert found.pointer == "/inputSchema/properties/url/pattern" and found.severity == Severity.WARNING
+    [rule] = provider_pattern_rules("mcp")
+    assert rule.settings["engine"] == "ecmascript-u" and f"[{rule.cite()}]" in found.message
+    assert compiled(pattern, "ecmascript-u") is not None  # the engine's own verdict, not the rule's
