@@ -99,7 +99,7 @@ class Figures:
     longest: tuple[str, int] = ("-", 0)
 
 
-def _function_lengths(module: str, tree: ast.AST) -> Iterator[tuple[str, int]]:
+def function_lengths(module: str, tree: ast.AST) -> Iterator[tuple[str, int]]:
     def visit(node: ast.AST, prefix: str) -> Iterator[tuple[str, int]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.FunctionDef):
@@ -162,7 +162,7 @@ def measure() -> Figures:
         figures.type_ignores += text.count("# type: ignore")
         figures.private_imports.extend(private_imports(module, path))
         figures.function_imports += sum(1 for _ in function_imports(module, path))
-        for name, size in _function_lengths(module, tree):
+        for name, size in function_lengths(module, tree):
             if size > LONG:
                 figures.long_functions.append((name, size))
             if size > figures.longest[1]:

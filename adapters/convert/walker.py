@@ -354,18 +354,7 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
             return copy_json(value)  # not valid JSON Schema: the output's judge refuses it for every target
         return {k: _node(w, v, jp.join(kptr, k), depth + 1) for k, v in value.items()}
     if key in SCHEMA_LIST:
-        if not isinstance(value, list):
-            return copy_json(value)
-        branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value) if v is not _NEVER]
-        if key in ("anyOf", "oneOf") and (mode.forbidden_members or mode.enum_type is not None):
-            branches = _without_emptied(w, value, branches, kptr)
-        if key == "oneOf" and mode.one_of == "anyOf":
-            w.loss(kptr, key, value, Action.LOWERED, Effect.WIDENING,
-                   f"`oneOf` becomes `anyOf` for {w.target}: \"exactly one\" is no longer enforced")
-            out.setdefault("anyOf", [])
-            out["anyOf"] = [*out["anyOf"], *branches] if isinstance(out["anyOf"], list) else branches
-            return _DROP
-        return branches
+        return _schema_list(w, key, value, kptr, depth, out)
     if key == "additionalProperties":
         return _additional(w, value, kptr, depth)
     if key == "const" and mode.const == "enum":
@@ -408,6 +397,24 @@ def _keyword(w: Walk, key: str, value: Any, schema: dict[str, Any], kptr: str, d
     if key == "type":
         return _type(w, value, kptr, out)
     return copy_json(value)
+
+
+def _schema_list(w: Walk, key: str, value: Any, kptr: str, depth: int, out: dict[str, Any]) -> Any:
+    """An ``allOf``/``anyOf``/``oneOf``: each branch lowered, the branches that can never match left out, and
+    ``oneOf`` joined to ``anyOf`` where the mode has no ``oneOf``."""
+    mode = w.mode
+    if not isinstance(value, list):
+        return copy_json(value)  # not valid JSON Schema: the output's judge refuses it for every target
+    branches = [_node(w, v, jp.join(kptr, i), depth + 1) for i, v in enumerate(value) if v is not _NEVER]
+    if key in ("anyOf", "oneOf") and (mode.forbidden_members or mode.enum_type is not None):
+        branches = _without_emptied(w, value, branches, kptr)
+    if key == "oneOf" and mode.one_of == "anyOf":
+        w.loss(kptr, key, value, Action.LOWERED, Effect.WIDENING,
+               f"`oneOf` becomes `anyOf` for {w.target}: \"exactly one\" is no longer enforced")
+        out.setdefault("anyOf", [])
+        out["anyOf"] = [*out["anyOf"], *branches] if isinstance(out["anyOf"], list) else branches
+        return _DROP
+    return branches
 
 
 def _additional(w: Walk, value: Any, kptr: str, depth: int) -> Any:

@@ -56,6 +56,18 @@ def test_no_private_name_crosses_a_module_line() -> None:
     assert not found, "\n".join(found)
 
 
+def test_no_function_is_longer_than_60_lines() -> None:
+    """A function a reader cannot see whole is split; the counter is held on a known tree as well."""
+    import ast
+
+    found = [f"{name} ({lines} lines)" for module, path in structure.source_files()
+             for name, lines in structure.function_lengths(module, ast.parse(path.read_text(encoding="utf-8")))
+             if lines > 60]
+    assert not found, "\n".join(found)
+    tree = ast.parse("def f():\n" + "    x = 1\n" * 61 + "class C:\n    def g(self):\n        pass\n")
+    assert dict(structure.function_lengths("m", tree)) == {"m:f": 62, "m:C.g": 2}
+
+
 def test_the_import_contracts_are_kept() -> None:
     run = subprocess.run([sys.executable, str(ROOT / "scripts" / "lint_imports.py")], capture_output=True,
                          text=True, timeout=300, check=False)
