@@ -47,6 +47,8 @@ SLOW_TESTS = (
     "convert/test_targets.py::test_hostile_depth_is_rejected_without_recursion_error",
     "convert/test_shared_lowering.py::test_every_corpus_tool_gets_the_walkers_losses_strict_and_not",
     "reports/test_reports.py::test_report_through_the_command_line",
+    "checks/test_token_cost_conversions.py::test_every_corpus_tool_is_counted_as_convert_sends_it_strict_and_not",
+    "project/test_function_imports.py::test_each_lazy_import_keeps_its_start_up_path_lighter",
 )
 
 

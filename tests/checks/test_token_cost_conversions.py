@@ -24,11 +24,12 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)  # key order included: it changes what is counted
 
 
-def _same_as_convert(costs: TokenCosts, value: Any, shape: str) -> int:
-    """Asserts the estimator's output is ``convert``'s for every target and option; the number compared."""
+def _same_as_convert(costs: TokenCosts, value: Any, shape: str, options_list: tuple[TargetOptions, ...]) -> int:
+    """Asserts the estimator's output is ``convert``'s for every target and each of ``options_list``; the number
+    compared."""
     tool = to_canonical(value, shape)
     compared = 0
-    for options in OPTIONS:
+    for options in options_list:
         for target in TARGETS:
             got = costs._conversions.output(value, shape, target, options, named=True)
             sent = convert(tool, target, options).output
@@ -37,7 +38,7 @@ def _same_as_convert(costs: TokenCosts, value: Any, shape: str) -> int:
     return compared
 
 
-def test_every_corpus_tool_is_counted_as_convert_sends_it() -> None:
+def _corpus_same_as_convert(options_list: tuple[TargetOptions, ...]) -> None:
     costs = TokenCosts()
     compared = 0
     for entry in corpus():
@@ -46,8 +47,16 @@ def test_every_corpus_tool_is_counted_as_convert_sends_it() -> None:
             to_canonical(entry.document(), shape)
         except ToolcastError:  # a tool that does not load has no estimate (the checks say why)
             continue
-        compared += _same_as_convert(costs, entry.document(), shape)
-    assert compared > 2000 * len(TARGETS) * len(OPTIONS), compared
+        compared += _same_as_convert(costs, entry.document(), shape, options_list)
+    assert compared > 2000 * len(TARGETS) * len(options_list), compared
+
+
+def test_every_corpus_tool_is_counted_as_convert_sends_it() -> None:
+    _corpus_same_as_convert((TargetOptions(),))  # each target's own default
+
+
+def test_every_corpus_tool_is_counted_as_convert_sends_it_strict_and_not() -> None:
+    _corpus_same_as_convert(OPTIONS)  # slow (tests/conftest.py)
 
 
 BIG = 9007199254740991  # zod's Number.MAX_SAFE_INTEGER bounds; Bedrock takes 32-bit integers
